@@ -1,0 +1,97 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let strictSwift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+    name: "LifeSignal",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "lsbroker", targets: ["lsbroker"]),
+        .executable(name: "lsclient", targets: ["lsclient"]),
+        .library(name: "LifeSignalClient", targets: ["LifeSignalClient"]),
+        .library(name: "LifeSignalProtocol", targets: ["LifeSignalProtocol"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+    ],
+    targets: [
+        // The only place libuv is visible; LifeSignalUV wraps it for everyone else.
+        .systemLibrary(
+            name: "CLibUV",
+            pkgConfig: "libuv",
+            providers: [.apt(["libuv1-dev"])]
+        ),
+        .target(
+            name: "LifeSignalUV",
+            dependencies: ["CLibUV"],
+            swiftSettings: strictSwift6
+        ),
+        .target(
+            name: "LifeSignalProtocol",
+            swiftSettings: strictSwift6
+        ),
+        .target(
+            name: "LifeSignalBroker",
+            dependencies: [
+                "LifeSignalUV",
+                "LifeSignalProtocol",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSwift6
+        ),
+        .target(
+            name: "LifeSignalClient",
+            dependencies: [
+                "LifeSignalUV",
+                "LifeSignalProtocol",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift6
+        ),
+        .executableTarget(
+            name: "lsbroker",
+            dependencies: [
+                "LifeSignalBroker",
+                "LifeSignalUV",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift6
+        ),
+        .executableTarget(
+            name: "lsclient",
+            dependencies: [
+                "LifeSignalClient",
+                "LifeSignalProtocol",
+                "LifeSignalUV",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSwift6
+        ),
+        .testTarget(name: "LifeSignalUVTests", dependencies: ["LifeSignalUV"], swiftSettings: strictSwift6),
+        .testTarget(name: "LifeSignalProtocolTests", dependencies: ["LifeSignalProtocol"], swiftSettings: strictSwift6),
+        .testTarget(
+            name: "LifeSignalBrokerTests",
+            dependencies: ["LifeSignalBroker", "LifeSignalProtocol", "LifeSignalUV"],
+            swiftSettings: strictSwift6
+        ),
+        .testTarget(
+            name: "LifeSignalClientTests",
+            dependencies: ["LifeSignalClient", "LifeSignalProtocol"],
+            swiftSettings: strictSwift6
+        ),
+        .testTarget(
+            name: "IntegrationTests",
+            // The executables are dependencies so that `swift test` builds the binaries it runs.
+            dependencies: ["LifeSignalClient", "LifeSignalProtocol", "lsbroker", "lsclient"],
+            swiftSettings: strictSwift6
+        ),
+    ]
+)

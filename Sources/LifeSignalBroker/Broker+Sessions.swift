@@ -1,0 +1,74 @@
+import LifeSignalProtocol
+
+extension Broker {
+    /// Calls `body` with the user's session, loading it from the store first if needed;
+    /// nil when no such user exists. Callers that arrive while it loads wait in order.
+    func withSession(_ userID: String, _ body: @escaping (UserSession?) -> Void) {
+        switch users[userID] {
+        case .loaded(let session):
+            if session.assumeIsolated({ $0.isStale }) {
+                // A stale session is reloaded once its last commit has finished; wait for that.
+                pendingReloads[userID, default: []].append(body)
+            } else {
+                body(session)
+            }
+        case .loading(let waiters):
+            users[userID] = .loading(waiters: waiters + [body])
+        case nil:
+            load(userID, waiters: [body])
+        }
+    }
+
+    private func load(_ userID: String, waiters: [(UserSession?) -> Void]) {
+        users[userID] = .loading(waiters: waiters)
+        store.loadUser(id: userID) { [self] result in
+            assumeIsolated { $0.finishLoading(userID, result) }
+        }
+    }
+
+    private func finishLoading(_ userID: String, _ result: Result<StoredUser?, Error>) {
+        guard case .loading(let waiters) = users[userID] else { return }
+        var session: UserSession?
+        switch result {
+        case .success(let stored?):
+            let loaded = UserSession(stored: stored, broker: self, loop: loop, configuration: configuration)
+            for device in stored.devices {
+                if let token = device.pushToken { pushTokenOwners[token] = device.key }
+            }
+            users[userID] = .loaded(loaded)
+            session = loaded
+        case .success(nil):
+            users[userID] = nil
+        case .failure(let error):
+            logger.error("could not load user", metadata: ["lifesignal.user": "\(userID)", "lifesignal.error": "\(error)"])
+            users[userID] = nil
+        }
+        for waiter in waiters { waiter(session) }
+        if let session, session.assumeIsolated({ $0.isIdle }) { evictIfIdle(session) }
+    }
+
+    /// Unloads a session nobody needs: no device online, nothing in flight.
+    func evictIfIdle(_ session: UserSession) {
+        guard case .loaded(let current) = users[session.userID], current === session else { return }
+        let (idle, tokens) = session.assumeIsolated { ($0.isIdle, $0.devices.values.compactMap(\.pushToken)) }
+        guard idle else { return }
+        users[session.userID] = nil
+        for token in tokens where pushTokenOwners[token]?.userID == session.userID { pushTokenOwners[token] = nil }
+        if let waiters = pendingReloads.removeValue(forKey: session.userID) {
+            load(session.userID, waiters: waiters)
+        }
+    }
+
+    /// `device.register` moved `token` to `key`: whichever loaded device held it loses it.
+    func takePushToken(_ token: String, for key: DeviceKey) {
+        if let previous = pushTokenOwners[token], previous != key,
+           case .loaded(let holder) = users[previous.userID] {
+            holder.assumeIsolated { $0.dropPushToken(token, deviceID: previous.deviceID) }
+        }
+        pushTokenOwners[token] = key
+    }
+
+    func releasePushToken(_ token: String, from key: DeviceKey) {
+        if pushTokenOwners[token] == key { pushTokenOwners[token] = nil }
+    }
+}

@@ -1,0 +1,35 @@
+import LifeSignalProtocol
+import LifeSignalUV
+
+extension Broker {
+    /// One timer for every connection's hello timeout and heartbeat (§3). A sweep costs a few
+    /// nanoseconds per connection, and a process holds at most ~20,000 of them (DESIGN §4),
+    /// which is far cheaper than a libuv timer per connection re-armed on every frame.
+    func startSweeping() {
+        guard let timer = try? Timer(loop: loop) else { return }
+        timer.unref()
+        let interval = UInt64(max(10, min(configuration.helloTimeoutMs, configuration.heartbeatMs) / 4))
+        timer.start(afterMs: interval, repeatMs: interval) { [unowned self] in
+            assumeIsolated { $0.closeTimedOutConnections() }
+        }
+        setSweepTimer(timer)
+    }
+
+    func closeTimedOutConnections() {
+        let now = loop.monotonicNowMs()
+        let helloTimeout = UInt64(configuration.helloTimeoutMs)
+        let silenceLimit = UInt64(2 * configuration.heartbeatMs)
+        for connection in connections.values {
+            switch connection.phase {
+            case .awaitingHello, .authenticating:
+                if now &- connection.openedAtMs > helloTimeout {
+                    connection.fail(ProtocolError(.unauthenticated, "no hello within \(helloTimeout) ms"), rid: nil)
+                }
+            case .active:
+                if now &- connection.lastHeardMs > silenceLimit { connection.close() }
+            case .closing:
+                break
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import LifeSignalProtocol
+
+extension Broker {
+    /// Before `hello` succeeds only `register` and `hello` are allowed (§3).
+    func handleUnauthenticated(_ request: Request, from connection: ClientConnection) {
+        switch request.op {
+        case Op.register:
+            register(request, from: connection)
+        case Op.hello:
+            hello(request, from: connection)
+        default:
+            connection.respond(error: ProtocolError(.unauthenticated, "say hello first"), rid: request.rid)
+        }
+    }
+
+    /// `register`: a new user and credential; the token is shown once and stored only hashed.
+    func register(_ request: Request, from connection: ClientConnection) {
+        let user: User
+        do {
+            let name = try Validate.name(try request.string("name"))
+            let phone = try request.optionalString("phone").map { (phone) throws(ProtocolError) in
+                try Validate.phone(phone)
+            }
+            user = User(
+                id: Credentials.newUserID(), name: name, phone: phone, qrCode: Credentials.newQRCode(),
+                checkInIntervalSec: 86_400, lastCheckInAt: nil, checkInDeadline: nil, isNonResponsive: false,
+                alert: nil, preferences: Preferences(push: true, mutedTypes: []), createdAt: WallClock.nowMs())
+        } catch {
+            connection.respond(error: error, rid: request.rid)
+            return
+        }
+        let token = Credentials.newToken()
+        let ticket = connection.reserveResponse()
+        let rid = request.rid
+        store.submit(StoreWrite(changes: [.createUser(user, tokenHash: Credentials.hash(token: token))])) { result in
+            let reply = switch result {
+            case .success: Outbound.ok(rid: rid, ["user": user.json, "token": .string(token)])
+            case .failure: Outbound.error(rid: rid, ProtocolError(.internal, "the user could not be stored"))
+            }
+            connection.complete(ticket, with: reply)
+        }
+    }
+
+    /// `hello`: checks the fields, then the credentials against the (possibly loading) user.
+    func hello(_ request: Request, from connection: ClientConnection) {
+        let hello: HelloRequest
+        do throws(ProtocolError) {
+            let version = try request.int("version")
+            hello = HelloRequest(
+                rid: request.rid,
+                userID: try Validate.id(try request.string("user"), field: "user"),
+                token: try request.string("token"),
+                deviceID: try Validate.deviceID(try request.string("device")),
+                platform: try request.optionalString("platform").map { (value) throws(ProtocolError) in
+                    try Validate.id(value, field: "platform")
+                },
+                resume: try request.optionalInt("resume"))
+            guard version == ProtocolVersion.current else {
+                throw ProtocolError(.unsupportedVersion, "this broker speaks version \(ProtocolVersion.current)")
+            }
+        } catch {
+            connection.respond(error: error, rid: request.rid)
+            return
+        }
+        connection.phase = .authenticating(queued: [])
+        withSession(hello.userID) { session in
+            guard !connection.isClosing else { return }
+            // One answer for an unknown user and a wrong token: it must not reveal which (§3).
+            guard let session, session.assumeIsolated({ Credentials.verify(token: hello.token, against: $0.tokenHash) })
+            else {
+                connection.fail(ProtocolError(.unauthenticated, "unknown user or wrong token"), rid: hello.rid)
+                return
+            }
+            session.assumeIsolated { $0.attach(connection, hello: hello) }
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import LifeSignalProtocol
+import LifeSignalUV
+import Logging
+
+/// One device's TCP connection as the broker sees it: decodes frames, routes each request
+/// synchronously into the broker or the user's session, and writes responses in request order.
+///
+/// Loop thread only. It is `@unchecked Sendable` so that commit completions, which run on
+/// the loop, may capture it; every entry point is on the loop thread.
+final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
+    enum Phase {
+        /// Only `register` and `hello` are allowed (PROTOCOL §3).
+        case awaitingHello
+        /// `hello` is being checked (the user may be loading); requests wait in order.
+        case authenticating(queued: [Request])
+        case active(UserSession, deviceID: String)
+        case closing
+    }
+
+    let tcp: TCPConnection
+    let broker: Broker
+    let openedAtMs: UInt64
+    private(set) var lastHeardMs: UInt64
+    var phase: Phase = .awaitingHello
+    /// Events at or below this seq reach this device through its catch-up, not live.
+    var baselineSeq: Int64 = .max
+    private var decoder: FrameDecoder
+    private var responses = ResponseOrder()
+    private let maxOutboundBytes: Int
+
+    init(tcp: TCPConnection, broker: Broker, configuration: BrokerConfiguration) {
+        self.tcp = tcp
+        self.broker = broker
+        decoder = FrameDecoder(maxFrameBytes: configuration.maxFrameBytes)
+        maxOutboundBytes = configuration.maxOutboundBytes
+        openedAtMs = tcp.loop.cachedNowMs
+        lastHeardMs = openedAtMs
+    }
+
+    var id: UInt64 { tcp.id }
+    var isClosing: Bool { if case .closing = phase { true } else { false } }
+
+    // MARK: reading
+
+    func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+        lastHeardMs = tcp.loop.cachedNowMs
+        do {
+            try decoder.feed(bytes) { body in
+                handleFrame(body)
+                return !isClosing
+            }
+        } catch let error as ProtocolError {
+            // bad_frame / frame_too_large: the frame boundary is lost, so the connection ends (§1).
+            fail(error, rid: nil)
+        } catch {
+            fail(ProtocolError(.internal, "\(error)"), rid: nil)
+        }
+    }
+
+    private func handleFrame(_ body: UnsafeRawBufferPointer) {
+        let request: Request
+        do {
+            request = try Request.parse(body)
+        } catch {
+            respond(error: error.error, rid: error.rid)
+            return
+        }
+        route(request)
+    }
+
+    /// Sends `request` wherever the connection's phase says it belongs.
+    func route(_ request: Request) {
+        switch phase {
+        case .awaitingHello:
+            broker.assumeIsolated { $0.handleUnauthenticated(request, from: self) }
+        case .authenticating(var queued):
+            queued.append(request)
+            phase = .authenticating(queued: queued)
+        case .active(let session, _):
+            session.assumeIsolated { $0.handle(request, from: self) }
+        case .closing:
+            break
+        }
+    }
+
+    /// Ends the `authenticating` phase and runs what arrived meanwhile, in order.
+    func finishAuthentication(as newPhase: Phase) {
+        guard case .authenticating(let queued) = phase else { return }
+        phase = newPhase
+        for request in queued where !isClosing { route(request) }
+    }
+
+    func connectionDidClose(_ connection: TCPConnection, error: UVError?) {
+        let previous = phase
+        phase = .closing
+        broker.assumeIsolated { $0.connectionClosed(self, previousPhase: previous) }
+    }
+
+    // MARK: writing
+
+    func reserveResponse() -> ResponseOrder.Ticket { responses.reserve() }
+
+    func complete(_ ticket: ResponseOrder.Ticket, with bytes: [UInt8], closeAfter: Bool = false) {
+        for ready in responses.fill(ticket, with: .init(bytes: bytes, closeAfter: closeAfter)) {
+            guard !tcp.isClosed else { return }
+            write(ready.bytes)
+            if ready.closeAfter {
+                phase = .closing
+                tcp.closeAfterFlush()
+                return
+            }
+        }
+    }
+
+    func respond(rid: Int64?, _ fields: JSONObject = [:], closeAfter: Bool = false) {
+        complete(reserveResponse(), with: Outbound.ok(rid: rid, fields), closeAfter: closeAfter)
+    }
+
+    /// Answers with an error; closes after it when §9 says the code closes.
+    func respond(error: ProtocolError, rid: Int64?) {
+        complete(reserveResponse(), with: Outbound.error(rid: rid, error), closeAfter: error.code.closesConnection)
+        if error.code.closesConnection { phase = .closing }
+    }
+
+    /// A fatal error: answered at once (ahead of pending responses, which can no longer matter), then closed.
+    func fail(_ error: ProtocolError, rid: Int64?) {
+        guard !tcp.isClosed else { return }
+        phase = .closing
+        write(Outbound.error(rid: rid, error))
+        tcp.closeAfterFlush()
+    }
+
+    func sendEvent(seq: Int64, frame: [UInt8]) {
+        guard seq > baselineSeq, !tcp.isClosed else { return }
+        write(frame)
+    }
+
+    private func write(_ bytes: [UInt8]) {
+        tcp.write(bytes)
+        if tcp.bufferedBytes > maxOutboundBytes {
+            // A reader this far behind is cut; it catches up later with `resume` (§9).
+            broker.logger.info("closing slow reader", metadata: ["lifesignal.conn": "\(id)"])
+            phase = .closing
+            tcp.close()
+        }
+    }
+
+    func close() {
+        phase = .closing
+        tcp.close()
+    }
+}

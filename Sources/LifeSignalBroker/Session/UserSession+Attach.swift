@@ -1,0 +1,92 @@
+import LifeSignalProtocol
+
+/// What a device asked for in its `hello`, already validated.
+struct HelloRequest: Sendable {
+    var rid: Int64?
+    var userID: String
+    var token: String
+    var deviceID: String
+    var platform: String?
+    var resume: Int64?
+}
+
+extension UserSession {
+    /// Brings a device online after its credentials were checked (§3): replaces an older
+    /// connection of the same device, enforces the device limit, then answers `ok` and the
+    /// catch-up once everything before this moment is durable.
+    func attach(_ connection: ClientConnection, hello: HelloRequest) {
+        if let previous = online[hello.deviceID] {
+            previous.fail(ProtocolError(.replaced, "device '\(hello.deviceID)' connected again"), rid: nil)
+        } else if online.count >= configuration.maxDevicesPerUser {
+            connection.fail(ProtocolError(.tooManyDevices,
+                "at most \(configuration.maxDevicesPerUser) devices may be online at once"), rid: hello.rid)
+            return
+        }
+        online[hello.deviceID] = connection
+        connection.finishAuthentication(as: .active(self, deviceID: hello.deviceID))
+        let key = DeviceKey(userID: userID, deviceID: hello.deviceID)
+        var record = devices[hello.deviceID] ?? DeviceRecord(key: key, platform: nil, pushToken: nil, lastSeenAt: nil)
+        if let platform = hello.platform { record.platform = platform }
+        record.lastSeenAt = WallClock.nowMs()
+        devices[hello.deviceID] = record
+
+        // Everything up to `baseline` reaches this device through the catch-up; later events live.
+        let baseline = lastSeq
+        connection.baselineSeq = baseline
+        let greeting: JSONObject = [
+            "session": .string(Credentials.newID(prefix: "s")),
+            "user": user.json,
+            "lastSeq": .int(baseline),
+            "heartbeatMs": .int(configuration.heartbeatMs),
+            "maxFrameBytes": .int(Int64(configuration.maxFrameBytes)),
+            "serverTime": .int(WallClock.nowMs()),
+        ]
+        let replay = catchUpRange(resume: hello.resume, through: baseline)
+        // Built now, while memory holds exactly the state at `baseline`.
+        let snapshot = replay == nil ? snapshotFrame(seq: baseline) : nil
+        let ticket = connection.reserveResponse()
+        pendingCommits += 1
+        let write = StoreWrite(changes: [.upsertDevice(record)], catchUp: replay)
+        broker.store.submit(write) { [self] result in
+            assumeIsolated { session in
+                defer { session.commitFinished() }
+                guard case .success(let written) = result else {
+                    connection.fail(ProtocolError(.internal, "the device could not be recorded"), rid: hello.rid)
+                    return
+                }
+                var reply = Outbound.ok(rid: hello.rid, greeting)
+                if let events = written.catchUpEvents {
+                    for body in events { reply += FrameEncoder.frame(body: body) }
+                } else {
+                    // Pruned after all (the store disagrees with memory): fall back to the state now.
+                    reply += snapshot ?? session.snapshotFrame(seq: session.lastSeq)
+                    if snapshot == nil { connection.baselineSeq = session.lastSeq }
+                }
+                connection.complete(ticket, with: reply)
+            }
+        }
+    }
+
+    /// The range to replay for `resume`, or nil when a snapshot is due (§3).
+    private func catchUpRange(resume: Int64?, through baseline: Int64) -> CatchUpRead? {
+        guard let resume, resume >= 0, resume <= baseline, resume + 1 >= oldestRetainedSeq else { return nil }
+        return CatchUpRead(userID: userID, afterSeq: resume, throughSeq: baseline)
+    }
+
+    func snapshotFrame(seq: Int64) -> [UInt8] {
+        Outbound.snapshot(seq: seq, user: user, contacts: [], notifications: [], unreadCount: 0)
+    }
+
+    /// The device went away: it is offline from now on, last seen now.
+    func detach(_ connection: ClientConnection, deviceID: String) {
+        guard online[deviceID] === connection else { return }
+        online[deviceID] = nil
+        guard var record = devices[deviceID] else { return }
+        record.lastSeenAt = WallClock.nowMs()
+        devices[deviceID] = record
+        var mutation = Mutation(now: WallClock.nowMs())
+        mutation.changes.append(.upsertDevice(record))
+        mutation.touch(self)
+        commit(mutation)
+    }
+}

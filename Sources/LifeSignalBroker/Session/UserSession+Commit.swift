@@ -1,0 +1,68 @@
+import LifeSignalProtocol
+
+extension UserSession {
+    /// Runs one request's rules and commits what they changed. `rules` must check everything
+    /// that can fail before it changes any state: a request that fails changes nothing (§2).
+    func perform(
+        _ request: Request, from connection: ClientConnection,
+        _ rules: (inout Mutation) throws(ProtocolError) -> JSONObject
+    ) {
+        var mutation = Mutation(now: WallClock.nowMs())
+        let reply: JSONObject
+        do {
+            reply = try rules(&mutation)
+        } catch {
+            connection.respond(error: error, rid: request.rid)
+            return
+        }
+        commit(mutation, thenReply: Outbound.ok(rid: request.rid, reply), rid: request.rid, to: connection)
+    }
+
+    /// Submits `mutation` to the store; once it has committed, delivers its events and then
+    /// releases `reply` in its place among the connection's responses (§6: events first).
+    func commit(
+        _ mutation: Mutation, thenReply reply: [UInt8]? = nil, rid: Int64? = nil, to connection: ClientConnection? = nil
+    ) {
+        let ticket = reply == nil ? nil : connection?.reserveResponse()
+        guard !mutation.changes.isEmpty else {
+            if let ticket, let reply { connection?.complete(ticket, with: reply) }
+            return
+        }
+        for session in mutation.touched { session.assumeIsolated { $0.pendingCommits += 1 } }
+        let deliveries = mutation.deliveries
+        let touched = mutation.touched
+        let broker = self.broker
+        broker.store.submit(StoreWrite(changes: mutation.changes)) { result in
+            // Runs on the loop, in commit order.
+            broker.assumeIsolated { broker in
+                switch result {
+                case .success:
+                    for delivery in deliveries {
+                        delivery.session.assumeIsolated { $0.deliver(seq: delivery.seq, frame: delivery.frame) }
+                    }
+                    if let ticket, let reply { connection?.complete(ticket, with: reply) }
+                case .failure(let error):
+                    broker.logger.error("store write failed", metadata: ["lifesignal.error": "\(error)"])
+                    if let ticket {
+                        connection?.complete(ticket, with: Outbound.error(
+                            rid: rid, ProtocolError(.internal, "the change could not be stored")))
+                    }
+                    for session in touched { session.assumeIsolated { $0.markStale() } }
+                }
+                for session in touched { session.assumeIsolated { $0.commitFinished() } }
+            }
+        }
+    }
+
+    func commitFinished() {
+        pendingCommits -= 1
+        if isIdle { broker.assumeIsolated { $0.evictIfIdle(self) } }
+    }
+
+    /// Memory got ahead of the store: drop every device (they resume against the stored
+    /// state) and let the broker reload the user once nothing is in flight.
+    func markStale() {
+        isStale = true
+        for connection in online.values { connection.close() }
+    }
+}

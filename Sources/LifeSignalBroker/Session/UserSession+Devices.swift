@@ -1,0 +1,42 @@
+import LifeSignalProtocol
+
+extension UserSession {
+    /// `device.register`: the push token of this (user, device). A token is one phone's
+    /// address, so if another device held it, it moves here (§5).
+    func registerPushToken(_ request: Request, device connection: ClientConnection, _ mutation: inout Mutation)
+        throws(ProtocolError) -> JSONObject
+    {
+        let token = try Validate.pushToken(try request.string("token"))
+        let platform = try request.optionalString("platform").map { (value) throws(ProtocolError) in
+            try Validate.id(value, field: "platform")
+        }
+        guard case .active(_, let deviceID) = connection.phase, var record = devices[deviceID] else {
+            throw ProtocolError(.internal, "device is not attached")
+        }
+        broker.assumeIsolated { $0.takePushToken(token, for: record.key) }
+        record.pushToken = token
+        if let platform { record.platform = platform }
+        devices[deviceID] = record
+        mutation.changes.append(.movePushToken(token: token, owner: record.key))
+        mutation.changes.append(.upsertDevice(record))
+        mutation.touch(self)
+        return [:]
+    }
+
+    /// `device.unregister`: this device gets no more pushes.
+    func unregisterPushToken(device connection: ClientConnection, _ mutation: inout Mutation) -> JSONObject {
+        guard case .active(_, let deviceID) = connection.phase, var record = devices[deviceID],
+              let token = record.pushToken else { return [:] }
+        broker.assumeIsolated { $0.releasePushToken(token, from: record.key) }
+        record.pushToken = nil
+        devices[deviceID] = record
+        mutation.changes.append(.upsertDevice(record))
+        mutation.touch(self)
+        return [:]
+    }
+
+    /// Another device took `token`: forget it here (the store clears it in the same transaction).
+    func dropPushToken(_ token: String, deviceID: String) {
+        if devices[deviceID]?.pushToken == token { devices[deviceID]?.pushToken = nil }
+    }
+}

@@ -1,0 +1,70 @@
+import LifeSignalProtocol
+import LifeSignalUV
+
+/// One loaded user: their documents, devices, event log position and online connections.
+///
+/// Runs on the broker's loop (`unownedExecutor`), so frames enter it synchronously with
+/// `assumeIsolated`: no Task and no thread hop per frame (DESIGN §2). Its state is the hot
+/// copy of what the store holds; every change goes through a `Mutation` and is committed
+/// before anyone hears of it.
+actor UserSession {
+    nonisolated let loop: EventLoop
+    nonisolated let userID: String
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    let broker: Broker
+    let configuration: BrokerConfiguration
+    var user: User
+    let tokenHash: [UInt8]
+    var devices: [String: DeviceRecord]
+    var online: [String: ClientConnection] = [:]
+    /// Highest seq assigned; events above the last committed one are on their way to the store.
+    var lastSeq: Int64
+    var oldestRetainedSeq: Int64
+    /// Commits in flight that touch this user; the session stays loaded until they finish.
+    var pendingCommits = 0
+    /// Set when a commit failed: memory may be ahead of the store, so the session is reloaded.
+    var isStale = false
+
+    init(stored: StoredUser, broker: Broker, loop: EventLoop, configuration: BrokerConfiguration) {
+        self.loop = loop
+        self.broker = broker
+        self.configuration = configuration
+        userID = stored.user.id
+        user = stored.user
+        tokenHash = stored.tokenHash
+        devices = Dictionary(uniqueKeysWithValues: stored.devices.map { ($0.key.deviceID, $0) })
+        lastSeq = stored.lastSeq
+        oldestRetainedSeq = stored.oldestRetainedSeq
+    }
+
+    var isIdle: Bool { online.isEmpty && pendingCommits == 0 }
+
+    /// Assigns the next seq, logs the event durably in `mutation`, and queues its delivery.
+    func emit(_ name: String, _ data: JSONValue, into mutation: inout Mutation) {
+        lastSeq += 1
+        let body = Outbound.eventBody(seq: lastSeq, name: name, data: data)
+        mutation.changes.append(.appendEvent(userID: userID, seq: lastSeq, body: body))
+        // Prune in steps so that retention costs one DELETE per 64 events, not one per event.
+        let pruneThrough = lastSeq - Int64(configuration.eventRetention)
+        if pruneThrough - oldestRetainedSeq >= 63 {
+            mutation.changes.append(.pruneEvents(userID: userID, throughSeq: pruneThrough))
+            oldestRetainedSeq = pruneThrough + 1
+        }
+        mutation.deliveries.append(.init(session: self, seq: lastSeq, frame: FrameEncoder.frame(body: body)))
+        mutation.touch(self)
+    }
+
+    /// Sends a committed event to every online device that has not had it through its catch-up.
+    func deliver(seq: Int64, frame: [UInt8]) {
+        for connection in online.values { connection.sendEvent(seq: seq, frame: frame) }
+    }
+
+    /// Every device this user has, as `devices.list` shows them.
+    var deviceInfos: [DeviceInfo] {
+        devices.values.sorted { $0.key.deviceID < $1.key.deviceID }.map { record in
+            DeviceInfo(device: record.key.deviceID, platform: record.platform, hasToken: record.pushToken != nil,
+                       online: online[record.key.deviceID] != nil, lastSeenAt: record.lastSeenAt)
+        }
+    }
+}

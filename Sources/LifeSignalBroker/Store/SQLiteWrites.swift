@@ -1,0 +1,75 @@
+import Foundation
+import GRDB
+import LifeSignalProtocol
+
+/// Applies one `StoreChange` inside the writer's transaction. Statements are cached:
+/// the same few run thousands of times per batch.
+enum SQLiteWrites {
+    static func apply(_ change: StoreChange, _ db: Database) throws {
+        switch change {
+        case .createUser(let user, let tokenHash):
+            try db.cachedStatement(sql: """
+                INSERT INTO users (\(UserColumns.profile.joined(separator: ", ")), id, token_hash, created_at)
+                VALUES (\(Array(repeating: "?", count: UserColumns.profile.count + 3).joined(separator: ", ")))
+                """).execute(arguments: UserColumns.profileArguments(user) + [user.id, Data(tokenHash), user.createdAt])
+        case .updateUser(let user):
+            try db.cachedStatement(sql: """
+                UPDATE users SET \(UserColumns.profile.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?
+                """).execute(arguments: UserColumns.profileArguments(user) + [user.id])
+        case .upsertDevice(let device):
+            try db.cachedStatement(sql: """
+                INSERT INTO devices (user_id, device_id, platform, push_token, last_seen_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (user_id, device_id) DO UPDATE SET
+                    platform = excluded.platform, push_token = excluded.push_token, last_seen_at = excluded.last_seen_at
+                """).execute(arguments: [device.key.userID, device.key.deviceID, device.platform, device.pushToken,
+                                         device.lastSeenAt])
+        case .movePushToken(let token, let owner):
+            try db.cachedStatement(sql: """
+                UPDATE devices SET push_token = NULL WHERE push_token = ? AND NOT (user_id = ? AND device_id = ?)
+                """).execute(arguments: [token, owner.userID, owner.deviceID])
+        case .appendEvent(let userID, let seq, let body):
+            try db.cachedStatement(sql: "INSERT INTO events (user_id, seq, body) VALUES (?, ?, ?)")
+                .execute(arguments: [userID, seq, Data(body)])
+        case .pruneEvents(let userID, let throughSeq):
+            try db.cachedStatement(sql: "DELETE FROM events WHERE user_id = ? AND seq <= ?")
+                .execute(arguments: [userID, throughSeq])
+        }
+    }
+}
+
+/// The mutable columns of `users`, shared by insert, update and load so they cannot drift apart.
+enum UserColumns {
+    static let profile = [
+        "name", "phone", "qr_code", "check_in_interval_sec", "last_check_in_at", "check_in_deadline",
+        "is_non_responsive", "alert_id", "alert_started_at", "alert_message", "push_enabled", "muted_types",
+    ]
+
+    static func profileArguments(_ user: User) -> StatementArguments {
+        [
+            user.name, user.phone, user.qrCode, user.checkInIntervalSec, user.lastCheckInAt, user.checkInDeadline,
+            user.isNonResponsive, user.alert?.id, user.alert?.startedAt, user.alert?.message,
+            user.preferences.push, user.preferences.mutedTypes.map(\.rawValue).joined(separator: ","),
+        ]
+    }
+
+    static func user(from row: Row) -> User {
+        let alertID: String? = row["alert_id"]
+        let muted: String = row["muted_types"]
+        return User(
+            id: row["id"],
+            name: row["name"],
+            phone: row["phone"],
+            qrCode: row["qr_code"],
+            checkInIntervalSec: row["check_in_interval_sec"],
+            lastCheckInAt: row["last_check_in_at"],
+            checkInDeadline: row["check_in_deadline"],
+            isNonResponsive: row["is_non_responsive"],
+            alert: alertID.map { AlertInfo(id: $0, startedAt: row["alert_started_at"], message: row["alert_message"]) },
+            preferences: Preferences(
+                push: row["push_enabled"],
+                mutedTypes: muted.split(separator: ",").compactMap { NotificationType(rawValue: String($0)) }
+            ),
+            createdAt: row["created_at"]
+        )
+    }
+}

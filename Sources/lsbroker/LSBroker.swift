@@ -1,0 +1,11 @@
+import ArgumentParser
+
+@main
+struct LSBroker: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lsbroker",
+        abstract: "The LifeSignal broker: routes check-ins, pings, alerts and contact changes between devices.",
+        subcommands: [Serve.self],
+        defaultSubcommand: Serve.self
+    )
+}

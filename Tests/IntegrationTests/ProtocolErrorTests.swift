@@ -1,0 +1,202 @@
+import Foundation
+import LifeSignalProtocol
+import Testing
+
+/// PROTOCOL.md §1, §3 and §9 with bytes on a socket: each error gets its code, and the
+/// connection stays open or closes as the table says.
+@Suite("Protocol errors on a raw socket", .serialized)
+struct ProtocolErrorTests {
+    let broker: BrokerProcess
+
+    init() throws {
+        broker = try BrokerProcess(arguments: ["--max-frame-bytes", "1024"])
+    }
+
+    private func lengthPrefix(_ length: UInt32) -> [UInt8] {
+        withUnsafeBytes(of: length.bigEndian) { Array($0) }
+    }
+
+    @Test func lengthAboveTheMaximumIsFrameTooLargeAndCloses() throws {
+        let connection = try RawConnection(port: broker.port)
+        connection.sendBytes(lengthPrefix(1025))  // only the length: the broker must not wait for a body
+        #expect(connection.next()?.errorCode == .frameTooLarge)
+        #expect(connection.waitForClose())
+    }
+
+    @Test func lengthAtTheMaximumIsAccepted() throws {
+        let connection = try RawConnection(port: broker.port)
+        var body = Array(#"{"op":"register","rid":1,"name":"Max","pad":""#.utf8)
+        body += Array(repeating: UInt8(ascii: "x"), count: 1024 - body.count - 2) + Array(#""}"#.utf8)
+        #expect(body.count == 1024)
+        connection.sendBytes(lengthPrefix(1024) + body)
+        #expect(connection.next()?.okFields != nil)
+    }
+
+    @Test(arguments: [UInt32(0), 1])
+    func lengthBelowTwoIsBadFrameAndCloses(length: UInt32) throws {
+        let connection = try RawConnection(port: broker.port)
+        connection.sendBytes(lengthPrefix(length) + Array(repeating: UInt8(ascii: "{"), count: Int(length)))
+        #expect(connection.next()?.errorCode == .badFrame)
+        #expect(connection.waitForClose())
+    }
+
+    @Test(arguments: [#"{"op": "register", "#, "[1,2,3]", "42", #""text""#, "null"])
+    func bodyThatIsNotAJSONObjectIsBadJSONAndStaysOpen(body: String) throws {
+        let connection = try RawConnection(port: broker.port)
+        connection.sendBytes(FrameEncoder.frame(body: Array(body.utf8)))
+        let answer = connection.next()
+        #expect(answer?.errorCode == .badJSON)
+        #expect(answer?.rid == nil)
+        // The frame boundary is intact, so the connection goes on.
+        #expect(connection.register(name: "After") != nil)
+    }
+
+    @Test func invalidUTF8IsBadJSON() throws {
+        let connection = try RawConnection(port: broker.port)
+        connection.sendBytes(FrameEncoder.frame(body: Array(#"{"op":""#.utf8) + [0xFF, 0xFE] + Array(#""}"#.utf8)))
+        #expect(connection.next()?.errorCode == .badJSON)
+        #expect(connection.register(name: "After") != nil)
+    }
+
+    @Test func anOperationBeforeHelloIsUnauthenticatedAndCloses() throws {
+        let connection = try RawConnection(port: broker.port)
+        let answer = connection.request(Op.profileUpdate, ["name": "Mallory"])
+        #expect(answer?.errorCode == .unauthenticated)
+        #expect(answer?.rid == 1)
+        #expect(connection.waitForClose())
+    }
+
+    @Test func aWrongTokenAndAnUnknownUserGetTheSameAnswer() throws {
+        let setup = try RawConnection(port: broker.port)
+        let alice = try #require(setup.register(name: "Alice"))
+
+        let wrongToken = try RawConnection(port: broker.port)
+        let first = wrongToken.hello(Credential(userID: alice.userID, token: "not-the-token"))
+        #expect(first?.errorCode == .unauthenticated)
+        #expect(wrongToken.waitForClose())
+
+        let unknownUser = try RawConnection(port: broker.port)
+        let second = unknownUser.hello(Credential(userID: "u_nobody", token: alice.token))
+        #expect(second?.errorCode == .unauthenticated)
+        #expect(unknownUser.waitForClose())
+
+        if case .error(_, let a) = first, case .error(_, let b) = second { #expect(a.message == b.message) }
+    }
+
+    @Test func aVersionOtherThanOneIsUnsupportedAndCloses() throws {
+        let connection = try RawConnection(port: broker.port)
+        let alice = try #require(connection.register(name: "Alice"))
+        #expect(connection.hello(alice, version: 2)?.errorCode == .unsupportedVersion)
+        #expect(connection.waitForClose())
+    }
+
+    @Test func anUnknownOpIsUnknownOpAndStaysOpen() throws {
+        let (connection, _) = try RawConnection.authenticated(port: broker.port)
+        #expect(connection.request("teleport")?.errorCode == .unknownOp)
+        #expect(connection.request(Op.keepalive)?.okFields?["serverTime"]?.intValue != nil)
+    }
+
+    @Test func anUnknownOpBeforeHelloIsUnauthenticated() throws {
+        let connection = try RawConnection(port: broker.port)
+        #expect(connection.request("teleport")?.errorCode == .unauthenticated)
+        #expect(connection.waitForClose())
+    }
+
+    @Test func mistypedAndMissingFieldsAreBadRequestAndStayOpen() throws {
+        let connection = try RawConnection(port: broker.port)
+        #expect(connection.request(Op.register, ["name": 42])?.errorCode == .badRequest)
+        #expect(connection.request(Op.register, [:])?.errorCode == .badRequest)
+        #expect(connection.request(Op.register, ["name": "   "])?.errorCode == .badRequest)
+        let alice = try #require(connection.register(name: "Alice"))
+        let badVersion = connection.request(Op.hello, [
+            "version": "1", "user": .string(alice.userID), "token": .string(alice.token), "device": "d",
+        ])
+        #expect(badVersion?.errorCode == .badRequest)
+        let badDevice = connection.request(Op.hello, [
+            "version": 1, "user": .string(alice.userID), "token": .string(alice.token), "device": "no spaces",
+        ])
+        #expect(badDevice?.errorCode == .badRequest)
+        #expect(connection.hello(alice)?.okFields != nil)
+        #expect(connection.request(Op.profileUpdate, ["checkInIntervalSec": "daily"])?.errorCode == .badRequest)
+        #expect(connection.request(Op.profileUpdate, ["checkInIntervalSec": 5])?.errorCode == .badRequest)
+        #expect(connection.request(Op.profileUpdate, ["preferences": ["mutedTypes": ["nope"]]])?.errorCode
+            == .badRequest)
+        #expect(connection.request(Op.deviceRegister, ["token": ""])?.errorCode == .badRequest)
+        #expect(connection.request(Op.keepalive)?.okFields != nil)
+    }
+
+    @Test func aRidThatIsNotAnIntegerIsBadRequestWithoutRid() throws {
+        let connection = try RawConnection(port: broker.port)
+        connection.sendFrame(["op": "register", "rid": "seven", "name": "Alice"])
+        let answer = connection.next()
+        #expect(answer?.errorCode == .badRequest)
+        #expect(answer?.rid == nil)
+    }
+
+    @Test func theSameDeviceConnectingAgainReplacesTheFirst() throws {
+        let (first, alice) = try RawConnection.authenticated(port: broker.port, device: "phone")
+        let second = try RawConnection(port: broker.port)
+        #expect(second.hello(alice, device: "phone")?.okFields != nil)
+        #expect(first.next()?.errorCode == .replaced)
+        #expect(first.waitForClose())
+        _ = second.next()  // snapshot
+        #expect(second.request(Op.keepalive)?.okFields != nil)
+    }
+
+    @Test func responsesComeInRequestOrderWhenPipelined() throws {
+        let (connection, _) = try RawConnection.authenticated(port: broker.port)
+        var rids: [Int64] = []
+        for index in 0..<50 {
+            rids.append(index % 3 == 0
+                ? connection.send(Op.profileUpdate, ["name": .string("Alice \(index)")])
+                : connection.send(Op.keepalive))
+        }
+        var answered: [Int64] = []
+        while answered.count < rids.count, let message = connection.next() {
+            if let rid = message.rid { answered.append(rid) }
+        }
+        #expect(answered == rids)
+    }
+
+    @Test func byeIsAnsweredThenTheBrokerCloses() throws {
+        let (connection, _) = try RawConnection.authenticated(port: broker.port)
+        #expect(connection.request(Op.bye)?.okFields != nil)
+        #expect(connection.waitForClose())
+    }
+}
+
+@Suite("Device limits and timeouts on a raw socket", .serialized)
+struct SessionLimitTests {
+    @Test func moreDevicesThanAllowedIsTooManyDevices() throws {
+        let broker = try BrokerProcess(arguments: ["--max-devices-per-user", "2"])
+        let (first, alice) = try RawConnection.authenticated(port: broker.port, device: "one")
+        let second = try RawConnection(port: broker.port)
+        #expect(second.hello(alice, device: "two")?.okFields != nil)
+        let third = try RawConnection(port: broker.port)
+        #expect(third.hello(alice, device: "three")?.errorCode == .tooManyDevices)
+        #expect(third.waitForClose())
+        #expect(first.request(Op.keepalive)?.okFields != nil)
+    }
+
+    @Test func aConnectionThatNeverSaysHelloIsClosed() throws {
+        let broker = try BrokerProcess(arguments: ["--hello-timeout-ms", "300"])
+        let silent = try RawConnection(port: broker.port)
+        #expect(silent.waitForClose(timeout: .seconds(10)))
+    }
+
+    @Test func aSilentDeviceIsClosedAfterTwoHeartbeats() throws {
+        let broker = try BrokerProcess(arguments: ["--heartbeat-ms", "200"])
+        let (connection, _) = try RawConnection.authenticated(port: broker.port)
+        #expect(connection.waitForClose(timeout: .seconds(10)))
+    }
+
+    @Test func keepalivesKeepADeviceConnected() throws {
+        let broker = try BrokerProcess(arguments: ["--heartbeat-ms", "300"])
+        let (connection, _) = try RawConnection.authenticated(port: broker.port)
+        for _ in 0..<10 {
+            Thread.sleep(forTimeInterval: 0.15)
+            #expect(connection.request(Op.keepalive)?.okFields != nil)
+        }
+        #expect(!connection.isClosed)
+    }
+}

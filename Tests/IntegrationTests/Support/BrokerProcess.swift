@@ -1,0 +1,64 @@
+import Foundation
+
+/// The real `lsbroker` binary, on a free port and a temporary data directory.
+final class BrokerProcess: @unchecked Sendable {
+    let dataDirectory: TemporaryDirectory
+    let extraArguments: [String]
+    private(set) var port = 0
+    private(set) var process: Process?
+    private(set) var output: OutputCollector?
+
+    init(arguments: [String] = [], dataDirectory: TemporaryDirectory = TemporaryDirectory("broker")) throws {
+        self.dataDirectory = dataDirectory
+        extraArguments = arguments
+        try start()
+    }
+
+    var address: String { "127.0.0.1:\(port)" }
+    var pid: Int32 { process?.processIdentifier ?? 0 }
+
+    /// Starts (or restarts, on the same data directory) and waits for its "listening" line.
+    /// On a restart the same port is asked for, so clients with the old address reconnect.
+    func start() throws {
+        let process = Process()
+        process.executableURL = Binaries.broker
+        process.arguments = ["serve", "--port", "\(port)", "--data-dir", dataDirectory.path] + extraArguments
+        let pipe = Pipe()
+        process.standardError = pipe
+        process.standardOutput = pipe
+        try process.run()
+        let output = OutputCollector(pipe.fileHandleForReading)
+        self.process = process
+        self.output = output
+        guard let line = output.waitForLine({ $0.contains("listening") }),
+              let range = line.range(of: #"lifesignal.port=(\d+)"#, options: .regularExpression),
+              let port = Int(line[range].split(separator: "=")[1])
+        else {
+            process.terminate()
+            throw BrokerFailedToStart(output: output.text)
+        }
+        self.port = port
+    }
+
+    /// Sends `signal` and waits for the process to end; returns its exit status.
+    @discardableResult
+    func stop(signal: Int32 = SIGTERM) -> Int32 {
+        guard let process, process.isRunning else { return process?.terminationStatus ?? 0 }
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        output?.waitUntilFinished()
+        return process.terminationStatus
+    }
+
+    func restart(afterSignal signal: Int32 = SIGKILL) throws {
+        stop(signal: signal)
+        try start()
+    }
+
+    deinit { stop(signal: SIGKILL) }
+}
+
+struct BrokerFailedToStart: Error, CustomStringConvertible {
+    let output: String
+    var description: String { "lsbroker did not start:\n\(output)" }
+}

@@ -1,0 +1,127 @@
+import Foundation
+import LifeSignalProtocol
+
+/// Bytes on a socket, with no client library in between: for testing the broker's answers
+/// to exactly what a device sends.
+final class RawConnection {
+    private let fd: Int32
+    private var decoder = FrameDecoder(maxFrameBytes: 16 * 1024 * 1024)
+    private var received: [ServerMessage] = []
+    private var nextRid: Int64 = 1
+
+    init(port: Int, host: String = "127.0.0.1") throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw RawError.socket(errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        inet_pton(AF_INET, host, &address.sin_addr)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard result == 0 else { close(fd); throw RawError.connect(errno) }
+        setReceiveTimeout(milliseconds: 100)
+    }
+
+    deinit { close(fd) }
+
+    func sendBytes(_ bytes: [UInt8]) {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if sent <= 0 { return }
+            offset += sent
+        }
+    }
+
+    func sendFrame(_ object: JSONValue) { sendBytes(FrameEncoder.frame(object)) }
+
+    /// Sends a request with the next rid and returns that rid.
+    @discardableResult
+    func send(_ op: String, _ fields: JSONObject = [:]) -> Int64 {
+        var body = fields
+        body["op"] = .string(op)
+        body["rid"] = .int(nextRid)
+        defer { nextRid += 1 }
+        sendFrame(.object(body))
+        return nextRid
+    }
+
+    /// The next message from the broker, or nil if none arrives in time or the socket closed.
+    func next(timeout: Duration = .seconds(10)) -> ServerMessage? {
+        let deadline = ContinuousClock.now + timeout
+        while received.isEmpty && ContinuousClock.now < deadline {
+            guard readOnce() else { break }
+        }
+        return received.isEmpty ? nil : received.removeFirst()
+    }
+
+    /// Sends a request and returns its response (ok or error), skipping events.
+    func request(_ op: String, _ fields: JSONObject = [:]) -> ServerMessage? {
+        let rid = send(op, fields)
+        return response(to: rid)
+    }
+
+    func response(to rid: Int64, timeout: Duration = .seconds(10)) -> ServerMessage? {
+        while let message = next(timeout: timeout) {
+            switch message {
+            case .ok(let r, _) where r == rid, .error(let r, _) where r == rid: return message
+            default: continue
+            }
+        }
+        return nil
+    }
+
+    /// True if the broker closes the socket within `timeout` (messages before the close are kept).
+    func waitForClose(timeout: Duration = .seconds(10)) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if !readOnce() { return isClosed }
+        }
+        return false
+    }
+
+    private(set) var isClosed = false
+
+    /// Reads what is there (waiting up to the socket timeout). False once the peer has closed.
+    private func readOnce() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+        if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+            isClosed = true
+            return false
+        }
+        guard count > 0 else { return true }
+        try? chunk.withUnsafeBytes { bytes in
+            try decoder.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { body in
+                if let message = try? ServerMessage.parse(body) { received.append(message) }
+                return true
+            }
+        }
+        return true
+    }
+
+    private func setReceiveTimeout(milliseconds: Int) {
+        var timeout = timeval(tv_sec: milliseconds / 1000, tv_usec: (milliseconds % 1000) * 1000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    enum RawError: Error { case socket(Int32), connect(Int32) }
+}
+
+extension ServerMessage {
+    var errorCode: ProtocolError.Code? {
+        if case .error(_, let error) = self { error.code } else { nil }
+    }
+    var okFields: JSONObject? {
+        if case .ok(_, let fields) = self { fields } else { nil }
+    }
+    var rid: Int64? {
+        switch self {
+        case .ok(let rid, _), .error(let rid, _): rid
+        default: nil
+        }
+    }
+}
