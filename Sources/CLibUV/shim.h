@@ -60,6 +60,14 @@ static inline int ls_port(const struct sockaddr_storage *ss) {
     return -1;
 }
 
+// uv_tcp_bind, but reporting EADDRINUSE now: libuv defers it to the next listen/connect
+// (stream->delayed_error), which would name the wrong operation.
+static inline int ls_tcp_bind(uv_tcp_t *tcp, const struct sockaddr *addr, unsigned int flags) {
+    int rc = uv_tcp_bind(tcp, addr, flags);
+    if (rc != 0) return rc;
+    return tcp->delayed_error;
+}
+
 // setsockopt on a handle's socket (which must exist: uv_tcp_init_ex with a family).
 static inline int ls_set_socket_flag(uv_tcp_t *tcp, int level, int option) {
     uv_os_fd_t fd;

@@ -1,0 +1,85 @@
+/// One user's view of another (PROTOCOL.md §4). `id` is the other user's id.
+///
+/// The check-in and alert fields mirror the other user's and are filled only where the other user
+/// is my dependent; the broker leaves them null/false otherwise.
+public struct Contact: Sendable, Equatable {
+    public var id: String
+    public var name: String
+    /// The other user watches over me.
+    public var isResponder: Bool
+    /// I watch over the other user.
+    public var isDependent: Bool
+    public var addedAt: Int64
+    /// When the other user pinged me, while that ping is pending.
+    public var incomingPingAt: Int64?
+    /// When I pinged the other user, while that ping is pending.
+    public var outgoingPingAt: Int64?
+    public var lastCheckInAt: Int64?
+    public var checkInDeadline: Int64?
+    public var isNonResponsive: Bool
+    public var hasActiveAlert: Bool
+
+    public init(
+        id: String,
+        name: String,
+        isResponder: Bool,
+        isDependent: Bool,
+        addedAt: Int64,
+        incomingPingAt: Int64? = nil,
+        outgoingPingAt: Int64? = nil,
+        lastCheckInAt: Int64? = nil,
+        checkInDeadline: Int64? = nil,
+        isNonResponsive: Bool = false,
+        hasActiveAlert: Bool = false
+    ) {
+        self.id = id
+        self.name = name
+        self.isResponder = isResponder
+        self.isDependent = isDependent
+        self.addedAt = addedAt
+        self.incomingPingAt = incomingPingAt
+        self.outgoingPingAt = outgoingPingAt
+        self.lastCheckInAt = lastCheckInAt
+        self.checkInDeadline = checkInDeadline
+        self.isNonResponsive = isNonResponsive
+        self.hasActiveAlert = hasActiveAlert
+    }
+
+    /// Derived from the two flags; sent as `role` for clients that want one value.
+    public var role: ContactRole { ContactRole(isResponder: isResponder, isDependent: isDependent) }
+
+    /// Every field of §4 in its order, nulls written out.
+    public var json: JSONValue {
+        .object(JSONObject(uniquePairs: [
+            ("id", .string(id)),
+            ("name", .string(name)),
+            ("isResponder", .bool(isResponder)),
+            ("isDependent", .bool(isDependent)),
+            ("role", .string(role.rawValue)),
+            ("addedAt", .int(addedAt)),
+            ("incomingPingAt", incomingPingAt.map(JSONValue.int) ?? .null),
+            ("outgoingPingAt", outgoingPingAt.map(JSONValue.int) ?? .null),
+            ("lastCheckInAt", lastCheckInAt.map(JSONValue.int) ?? .null),
+            ("checkInDeadline", checkInDeadline.map(JSONValue.int) ?? .null),
+            ("isNonResponsive", .bool(isNonResponsive)),
+            ("hasActiveAlert", .bool(hasActiveAlert)),
+        ]))
+    }
+
+    /// `role` is not read back: it is derived from the flags. Nullable fields may also be absent.
+    public init(json: JSONValue) throws(ProtocolError) {
+        let context = "contact"
+        let object = try json.documentObject(context)
+        id = try object.string("id", in: context)
+        name = try object.string("name", in: context)
+        isResponder = try object.bool("isResponder", in: context)
+        isDependent = try object.bool("isDependent", in: context)
+        addedAt = try object.int("addedAt", in: context)
+        incomingPingAt = try object.optionalInt("incomingPingAt", in: context)
+        outgoingPingAt = try object.optionalInt("outgoingPingAt", in: context)
+        lastCheckInAt = try object.optionalInt("lastCheckInAt", in: context)
+        checkInDeadline = try object.optionalInt("checkInDeadline", in: context)
+        isNonResponsive = try object.bool("isNonResponsive", in: context)
+        hasActiveAlert = try object.bool("hasActiveAlert", in: context)
+    }
+}

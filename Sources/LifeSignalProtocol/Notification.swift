@@ -1,0 +1,76 @@
+/// A stored notification (PROTOCOL.md §4).
+///
+/// Modules that also import Foundation see two `Notification` types; they write
+/// `LifeSignalProtocol.Notification` or declare `typealias Notification = LifeSignalProtocol.Notification`.
+public struct Notification: Sendable, Equatable {
+    public var id: String
+    public var type: NotificationType
+    public var title: String
+    public var message: String
+    public var timestamp: Int64
+    public var isRead: Bool
+    public var relatedContactID: String?
+    public var relatedAlertID: String?
+    public var relatedPingID: String?
+    public var contactData: ContactData?
+
+    public init(
+        id: String,
+        type: NotificationType,
+        title: String,
+        message: String,
+        timestamp: Int64,
+        isRead: Bool = false,
+        relatedContactID: String? = nil,
+        relatedAlertID: String? = nil,
+        relatedPingID: String? = nil,
+        contactData: ContactData? = nil
+    ) {
+        self.id = id
+        self.type = type
+        self.title = title
+        self.message = message
+        self.timestamp = timestamp
+        self.isRead = isRead
+        self.relatedContactID = relatedContactID
+        self.relatedAlertID = relatedAlertID
+        self.relatedPingID = relatedPingID
+        self.contactData = contactData
+    }
+
+    /// Every field of §4 in its order, nulls written out.
+    public var json: JSONValue {
+        .object(JSONObject(uniquePairs: [
+            ("id", .string(id)),
+            ("type", .string(type.rawValue)),
+            ("title", .string(title)),
+            ("message", .string(message)),
+            ("timestamp", .int(timestamp)),
+            ("isRead", .bool(isRead)),
+            ("relatedContactID", relatedContactID.map(JSONValue.string) ?? .null),
+            ("relatedAlertID", relatedAlertID.map(JSONValue.string) ?? .null),
+            ("relatedPingID", relatedPingID.map(JSONValue.string) ?? .null),
+            ("contactData", contactData?.json ?? .null),
+        ]))
+    }
+
+    /// Nullable fields may also be absent.
+    public init(json: JSONValue) throws(ProtocolError) {
+        let context = "notification"
+        let object = try json.documentObject(context)
+        id = try object.string("id", in: context)
+        type = try object.enumValue("type", in: context)
+        title = try object.string("title", in: context)
+        message = try object.string("message", in: context)
+        timestamp = try object.int("timestamp", in: context)
+        isRead = try object.bool("isRead", in: context)
+        relatedContactID = try object.optionalString("relatedContactID", in: context)
+        relatedAlertID = try object.optionalString("relatedAlertID", in: context)
+        relatedPingID = try object.optionalString("relatedPingID", in: context)
+        if let contactData = object["contactData"], !contactData.isNull {
+            self.contactData = try ContactData(json: contactData, context: "notification.contactData")
+        } else {
+            contactData = nil
+        }
+    }
+}

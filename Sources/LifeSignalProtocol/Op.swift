@@ -1,0 +1,47 @@
+/// Operation names (PROTOCOL.md §3 and §5), and the `op` values of broker frames (§2).
+public enum Op {
+    // Session (§3)
+    public static let register = "register"
+    public static let hello = "hello"
+    public static let keepalive = "keepalive"
+    public static let bye = "bye"
+
+    // After hello (§5)
+    public static let profileUpdate = "profile.update"
+    public static let qrRotate = "qr.rotate"
+    public static let deviceRegister = "device.register"
+    public static let deviceUnregister = "device.unregister"
+    public static let devicesList = "devices.list"
+    public static let contactsAdd = "contacts.add"
+    public static let contactsRemove = "contacts.remove"
+    public static let contactsSetRoles = "contacts.setRoles"
+    public static let contactsList = "contacts.list"
+    public static let pingSend = "ping.send"
+    public static let pingRespond = "ping.respond"
+    public static let pingClear = "ping.clear"
+    public static let checkIn = "checkin"
+    /// Same as `checkIn`, spelled like the wire name.
+    public static let checkin = checkIn
+    public static let alertTrigger = "alert.trigger"
+    public static let alertCancel = "alert.cancel"
+    public static let notificationsList = "notifications.list"
+    public static let notificationsRead = "notifications.read"
+    public static let notificationsReadAll = "notifications.readAll"
+    public static let notificationsDelete = "notifications.delete"
+
+    /// Ops allowed before `hello` succeeds (§3).
+    public static let beforeHello: Set<String> = [register, hello]
+
+    /// Every request op of version 1; anything else is `unknown_op`.
+    public static let all: Set<String> = [
+        register, hello, keepalive, bye, profileUpdate, qrRotate, deviceRegister, deviceUnregister, devicesList,
+        contactsAdd, contactsRemove, contactsSetRoles, contactsList, pingSend, pingRespond, pingClear, checkIn,
+        alertTrigger, alertCancel, notificationsList, notificationsRead, notificationsReadAll, notificationsDelete,
+    ]
+
+    // Broker → client (§2)
+    public static let ok = "ok"
+    public static let error = "error"
+    public static let event = "event"
+    public static let snapshot = "snapshot"
+}

@@ -1,0 +1,94 @@
+/// Broker → client frames (PROTOCOL.md §2), written straight into bytes without building a JSONValue
+/// tree for the envelope.
+public enum Outbound {
+    /// Framed `{"op":"ok","rid":…,…fields}`; `rid` omitted when nil. Fields named `op` or `rid` are
+    /// skipped: the envelope owns them.
+    public static func ok(rid: Int64?, _ fields: JSONObject = [:]) -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(64)
+        appendOK(rid: rid, fields, to: &buffer)
+        return buffer
+    }
+
+    /// Framed `{"op":"error","rid":…,"code":…,"message":…}`; `rid` omitted when nil.
+    public static func error(rid: Int64?, _ error: ProtocolError) -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(64 + error.message.utf8.count)
+        appendError(rid: rid, error, to: &buffer)
+        return buffer
+    }
+
+    /// Unframed `{"op":"event","seq":…,"event":…,"data":…}`: the broker stores this body in its event
+    /// log and frames it with `FrameEncoder.frame(body:)` for each device.
+    public static func eventBody(seq: Int64, name: String, data: JSONValue) -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(128)
+        writeEventBody(seq: seq, name: name, data: data, into: &buffer)
+        return buffer
+    }
+
+    /// Framed event: `eventBody` with its length prefix.
+    public static func event(seq: Int64, name: String, data: JSONValue) -> [UInt8] {
+        var buffer: [UInt8] = []
+        buffer.reserveCapacity(132)
+        FrameEncoder.appendFrame(to: &buffer) { writeEventBody(seq: seq, name: name, data: data, into: &$0) }
+        return buffer
+    }
+
+    /// Framed snapshot.
+    public static func snapshot(
+        seq: Int64, user: User, contacts: [Contact], notifications: [Notification], unreadCount: Int
+    ) -> [UInt8] {
+        let snapshot = Snapshot(
+            seq: seq, user: user, contacts: contacts, notifications: notifications, unreadCount: unreadCount)
+        return FrameEncoder.frame(snapshot.json)
+    }
+
+    // MARK: - Appending to an output buffer
+
+    public static func appendOK(rid: Int64?, _ fields: JSONObject = [:], to buffer: inout [UInt8]) {
+        FrameEncoder.appendFrame(to: &buffer) { body in
+            writeEnvelopeStart(op: Op.ok, rid: rid, into: &body)
+            for (key, value) in fields where key != "op" && key != "rid" {
+                body.append(Byte.comma)
+                JSONValue.writeString(key, into: &body)
+                body.append(Byte.colon)
+                value.write(into: &body)
+            }
+            body.append(Byte.closeBrace)
+        }
+    }
+
+    public static func appendError(rid: Int64?, _ error: ProtocolError, to buffer: inout [UInt8]) {
+        FrameEncoder.appendFrame(to: &buffer) { body in
+            writeEnvelopeStart(op: Op.error, rid: rid, into: &body)
+            body.append(contentsOf: #","code":"#.utf8)
+            JSONValue.writeString(error.code.rawValue, into: &body)
+            body.append(contentsOf: #","message":"#.utf8)
+            JSONValue.writeString(error.message, into: &body)
+            body.append(Byte.closeBrace)
+        }
+    }
+
+    // MARK: - Helpers
+
+    /// `{"op":"<op>"` and `,"rid":N` when there is one; the caller closes the object.
+    private static func writeEnvelopeStart(op: String, rid: Int64?, into body: inout [UInt8]) {
+        body.append(contentsOf: #"{"op":"#.utf8)
+        JSONValue.writeString(op, into: &body)
+        if let rid {
+            body.append(contentsOf: #","rid":"#.utf8)
+            JSONValue.writeInt(rid, into: &body)
+        }
+    }
+
+    private static func writeEventBody(seq: Int64, name: String, data: JSONValue, into body: inout [UInt8]) {
+        body.append(contentsOf: #"{"op":"event","seq":"#.utf8)
+        JSONValue.writeInt(seq, into: &body)
+        body.append(contentsOf: #","event":"#.utf8)
+        JSONValue.writeString(name, into: &body)
+        body.append(contentsOf: #","data":"#.utf8)
+        data.write(into: &body)
+        body.append(Byte.closeBrace)
+    }
+}

@@ -1,0 +1,54 @@
+/// The full state a device receives when it cannot resume from events (PROTOCOL.md §3):
+/// `{"op":"snapshot","seq":…,"user":…,"contacts":[…],"notifications":[…],"unreadCount":…}`.
+public struct Snapshot: Sendable, Equatable {
+    /// The user's last event seq; live events continue from `seq + 1`.
+    public var seq: Int64
+    public var user: User
+    public var contacts: [Contact]
+    public var notifications: [Notification]
+    public var unreadCount: Int
+
+    public init(seq: Int64, user: User, contacts: [Contact], notifications: [Notification], unreadCount: Int) {
+        self.seq = seq
+        self.user = user
+        self.contacts = contacts
+        self.notifications = notifications
+        self.unreadCount = unreadCount
+    }
+
+    /// The whole frame body, `op` included.
+    public var json: JSONValue {
+        .object(JSONObject(uniquePairs: [
+            ("op", .string(Op.snapshot)),
+            ("seq", .int(seq)),
+            ("user", user.json),
+            ("contacts", .array(contacts.map(\.json))),
+            ("notifications", .array(notifications.map(\.json))),
+            ("unreadCount", .int(Int64(unreadCount))),
+        ]))
+    }
+
+    /// Reads a snapshot body; `op` is not checked.
+    public init(json: JSONValue) throws(ProtocolError) {
+        let context = "snapshot"
+        let object = try json.documentObject(context)
+        seq = try object.int("seq", in: context)
+        guard let user = object["user"] else { throw .badRequest("missing field 'snapshot.user'") }
+        self.user = try User(json: user)
+        var contacts: [Contact] = []
+        for contact in try object.array("contacts", in: context) {
+            contacts.append(try Contact(json: contact))
+        }
+        self.contacts = contacts
+        var notifications: [Notification] = []
+        for notification in try object.array("notifications", in: context) {
+            notifications.append(try Notification(json: notification))
+        }
+        self.notifications = notifications
+        let unread = try object.int("unreadCount", in: context)
+        guard let unreadCount = Int(exactly: unread), unreadCount >= 0 else {
+            throw .badRequest("field 'snapshot.unreadCount' must not be negative")
+        }
+        self.unreadCount = unreadCount
+    }
+}

@@ -1,0 +1,82 @@
+/// A user as its owner sees it (PROTOCOL.md §4). Only the owner ever sees `qrCode`.
+public struct User: Sendable, Equatable {
+    public static let defaultCheckInIntervalSec: Int64 = 86_400
+
+    public var id: String
+    public var name: String
+    public var phone: String?
+    public var qrCode: String
+    public var checkInIntervalSec: Int64
+    public var lastCheckInAt: Int64?
+    /// Null until the first check-in.
+    public var checkInDeadline: Int64?
+    public var isNonResponsive: Bool
+    public var alert: AlertInfo?
+    public var preferences: Preferences
+    public var createdAt: Int64
+
+    public init(
+        id: String,
+        name: String,
+        phone: String? = nil,
+        qrCode: String,
+        checkInIntervalSec: Int64 = User.defaultCheckInIntervalSec,
+        lastCheckInAt: Int64? = nil,
+        checkInDeadline: Int64? = nil,
+        isNonResponsive: Bool = false,
+        alert: AlertInfo? = nil,
+        preferences: Preferences = Preferences(),
+        createdAt: Int64
+    ) {
+        self.id = id
+        self.name = name
+        self.phone = phone
+        self.qrCode = qrCode
+        self.checkInIntervalSec = checkInIntervalSec
+        self.lastCheckInAt = lastCheckInAt
+        self.checkInDeadline = checkInDeadline
+        self.isNonResponsive = isNonResponsive
+        self.alert = alert
+        self.preferences = preferences
+        self.createdAt = createdAt
+    }
+
+    /// Every field of §4 in its order, nulls written out.
+    public var json: JSONValue {
+        .object(JSONObject(uniquePairs: [
+            ("id", .string(id)),
+            ("name", .string(name)),
+            ("phone", phone.map(JSONValue.string) ?? .null),
+            ("qrCode", .string(qrCode)),
+            ("checkInIntervalSec", .int(checkInIntervalSec)),
+            ("lastCheckInAt", lastCheckInAt.map(JSONValue.int) ?? .null),
+            ("checkInDeadline", checkInDeadline.map(JSONValue.int) ?? .null),
+            ("isNonResponsive", .bool(isNonResponsive)),
+            ("alert", alert?.json ?? .null),
+            ("preferences", preferences.json),
+            ("createdAt", .int(createdAt)),
+        ]))
+    }
+
+    /// Nullable fields may also be absent.
+    public init(json: JSONValue) throws(ProtocolError) {
+        let context = "user"
+        let object = try json.documentObject(context)
+        id = try object.string("id", in: context)
+        name = try object.string("name", in: context)
+        phone = try object.optionalString("phone", in: context)
+        qrCode = try object.string("qrCode", in: context)
+        checkInIntervalSec = try object.int("checkInIntervalSec", in: context)
+        lastCheckInAt = try object.optionalInt("lastCheckInAt", in: context)
+        checkInDeadline = try object.optionalInt("checkInDeadline", in: context)
+        isNonResponsive = try object.bool("isNonResponsive", in: context)
+        if let alert = object["alert"], !alert.isNull {
+            self.alert = try AlertInfo(json: alert, context: "user.alert")
+        } else {
+            alert = nil
+        }
+        guard let preferences = object["preferences"] else { throw .badRequest("missing field 'user.preferences'") }
+        self.preferences = try Preferences(json: preferences, context: "user.preferences")
+        createdAt = try object.int("createdAt", in: context)
+    }
+}

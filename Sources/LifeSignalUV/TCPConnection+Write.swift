@@ -1,0 +1,104 @@
+import CLibUV
+
+extension TCPConnection {
+    /// Appends to the outbound buffer; the loop flushes each dirty connection once per iteration
+    /// (uv_try_write first, uv_write for the rest, which stays queued behind an in-flight write).
+    public func write(_ bytes: UnsafeRawBufferPointer) {
+        guard handleState == .open, !bytes.isEmpty else { return }
+        outbound.append(contentsOf: bytes)
+        scheduleFlush()
+    }
+
+    public func write(_ bytes: [UInt8]) {
+        guard handleState == .open, !bytes.isEmpty else { return }
+        outbound.append(contentsOf: bytes)
+        scheduleFlush()
+    }
+
+    /// Bytes accepted by write() and not yet handed to the kernel (queued + in flight).
+    public var bufferedBytes: Int { outbound.count + inFlightBytes }
+
+    private func scheduleFlush() {
+        guard !isDirty else { return }
+        isDirty = true
+        loop.markDirty(self)
+    }
+
+    /// Called by the loop's prepare handle: one uv_try_write, then one uv_write for the rest.
+    func flush() {
+        isDirty = false
+        guard handleState == .open, inFlightBytes == 0, !outbound.isEmpty else { return }
+        flushSyscallCount += 1
+        let written = outbound.withUnsafeBytes { bytes in
+            var buffer = uv_buf_init(
+                UnsafeMutableRawPointer(mutating: bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
+                UInt32(bytes.count))
+            return uv_try_write(stream, &buffer, 1)
+        }
+        if written == UV_EAGAIN.rawValue {
+            startWrite(from: 0)
+        } else if written < 0 {
+            close(error: UVError(code: written, operation: "uv_try_write"))
+        } else {
+            startWrite(from: Int(written))
+        }
+    }
+
+    /// Hands outbound[offset...] to a uv_write whose request owns a copy of the bytes.
+    private func startWrite(from offset: Int) {
+        let count = outbound.count - offset
+        if count > 0 {
+            // One block: the uv_write_t, then the bytes; freed in the write callback.
+            let headerSize = MemoryLayout<uv_write_t>.stride
+            let block = UnsafeMutableRawPointer.allocate(
+                byteCount: headerSize + count, alignment: MemoryLayout<uv_write_t>.alignment)
+            let payload = block + headerSize
+            outbound.withUnsafeBytes { bytes in
+                payload.copyMemory(from: bytes.baseAddress! + offset, byteCount: count)
+            }
+            let request = block.bindMemory(to: uv_write_t.self, capacity: 1)
+            var buffer = uv_buf_init(payload.assumingMemoryBound(to: CChar.self), UInt32(count))
+            flushSyscallCount += 1
+            let rc = uv_write(request, stream, &buffer, 1) { request, status in
+                let request = request!
+                let data = uv_handle_get_data(ls_handle(request.pointee.handle))!
+                let connection = Unmanaged<TCPConnection>.fromOpaque(data).takeUnretainedValue()
+                UnsafeMutableRawPointer(request).deallocate()
+                connection.writeDidComplete(status: status)
+            }
+            if rc < 0 {
+                block.deallocate()
+                close(error: UVError(code: rc, operation: "uv_write"))
+                return
+            }
+            inFlightBytes = count
+        }
+        // Large buffers are not worth keeping per connection.
+        if outbound.capacity > 64 * 1024 {
+            outbound = []
+        } else {
+            outbound.removeAll(keepingCapacity: true)
+        }
+        closeIfFlushed()
+    }
+
+    private func writeDidComplete(status: Int32) {
+        inFlightBytes = 0
+        // ECANCELED: the handle is closing; nothing more to do.
+        guard handleState == .open else { return }
+        if status < 0 {
+            close(error: UVError(code: status, operation: "uv_write"))
+        } else if !outbound.isEmpty {
+            scheduleFlush()
+        } else {
+            closeIfFlushed()
+        }
+    }
+
+    /// closeAfterFlush: close once nothing is queued and nothing is in flight.
+    func closeIfFlushed() {
+        if closeWhenFlushed && outbound.isEmpty && inFlightBytes == 0 {
+            close(error: nil)
+        }
+    }
+}

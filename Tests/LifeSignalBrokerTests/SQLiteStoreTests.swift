@@ -1,0 +1,140 @@
+import Foundation
+@testable import LifeSignalBroker
+import LifeSignalProtocol
+import Synchronization
+import Testing
+
+@Suite struct SQLiteStoreTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)").path
+
+    private func openStore() throws -> SQLiteStore {
+        try SQLiteStore(directory: directory) { work in work() }
+    }
+
+    private func user(_ name: String) -> User {
+        User(id: Credentials.newUserID(), name: name, phone: nil, qrCode: Credentials.newQRCode(),
+             checkInIntervalSec: 86_400, lastCheckInAt: nil, checkInDeadline: nil, isNonResponsive: false,
+             alert: nil, preferences: Preferences(push: true, mutedTypes: [.ping]), createdAt: 1_700_000_000_000)
+    }
+
+    private func write(_ store: SQLiteStore, _ changes: [StoreChange], catchUp: CatchUpRead? = nil) async
+        -> Result<StoreWriteResult, Error>
+    {
+        await withCheckedContinuation { continuation in
+            store.submit(StoreWrite(changes: changes, catchUp: catchUp)) { continuation.resume(returning: $0) }
+        }
+    }
+
+    private func load(_ store: SQLiteStore, _ id: String) async throws -> StoredUser? {
+        try await withCheckedThrowingContinuation { continuation in
+            store.loadUser(id: id) { continuation.resume(with: $0) }
+        }
+    }
+
+    @Test func aCreatedUserLoadsBackWithDevicesAndSeq() async throws {
+        let store = try openStore()
+        var alice = user("Alice")
+        _ = try await write(store, [.createUser(alice, tokenHash: [1, 2, 3])]).get()
+        alice.alert = AlertInfo(id: "a_1", startedAt: 5, message: "help")
+        alice.phone = "+15550100"
+        let device = DeviceRecord(key: DeviceKey(userID: alice.id, deviceID: "phone"), platform: "ios",
+                                  pushToken: "tok", lastSeenAt: 9)
+        _ = try await write(store, [
+            .updateUser(alice), .upsertDevice(device),
+            .appendEvent(userID: alice.id, seq: 1, body: [1]), .appendEvent(userID: alice.id, seq: 2, body: [2]),
+        ]).get()
+        store.close()
+
+        let reopened = try openStore()
+        let loaded = try #require(try await load(reopened, alice.id))
+        #expect(loaded.user == alice)
+        #expect(loaded.tokenHash == [1, 2, 3])
+        #expect(loaded.devices == [device])
+        #expect(loaded.lastSeq == 2)
+        #expect(loaded.oldestRetainedSeq == 1)
+        #expect(try await load(reopened, "u_nobody") == nil)
+        reopened.close()
+    }
+
+    @Test func catchUpReadsARangeOrReportsItPruned() async throws {
+        let store = try openStore()
+        let alice = user("Alice")
+        var changes: [StoreChange] = [.createUser(alice, tokenHash: [0])]
+        for seq in 1...10 { changes.append(.appendEvent(userID: alice.id, seq: Int64(seq), body: [UInt8(seq)])) }
+        changes.append(.pruneEvents(userID: alice.id, throughSeq: 4))
+        _ = try await write(store, changes).get()
+
+        let recent = try await write(store, [], catchUp: CatchUpRead(userID: alice.id, afterSeq: 6, throughSeq: 9)).get()
+        #expect(recent.catchUpEvents == [[7], [8], [9]])
+        let pruned = try await write(store, [], catchUp: CatchUpRead(userID: alice.id, afterSeq: 2, throughSeq: 9)).get()
+        #expect(pruned.catchUpEvents == nil)
+        let empty = try await write(store, [], catchUp: CatchUpRead(userID: alice.id, afterSeq: 10, throughSeq: 10)).get()
+        #expect(empty.catchUpEvents == [])
+        store.close()
+    }
+
+    @Test func aFailingWriteRollsBackAloneInItsBatch() async throws {
+        let store = try openStore()
+        let alice = user("Alice")
+        _ = try await write(store, [.createUser(alice, tokenHash: [0])]).get()
+        // Submitted back to back so they share a group commit; the middle one breaks the seq key.
+        let batches: [[StoreChange]] = [
+            [.appendEvent(userID: alice.id, seq: 1, body: [1])],
+            [.appendEvent(userID: alice.id, seq: 2, body: [2]), .appendEvent(userID: alice.id, seq: 1, body: [9])],
+            [.appendEvent(userID: alice.id, seq: 3, body: [3])],
+        ]
+        let succeeded = Mutex<[Bool]>([])
+        let done = DispatchSemaphore(value: 0)
+        for changes in batches {
+            store.submit(StoreWrite(changes: changes)) { result in
+                let count = succeeded.withLock { list in
+                    list.append((try? result.get()) != nil)
+                    return list.count
+                }
+                if count == batches.count { done.signal() }
+            }
+        }
+        done.wait()
+        #expect(succeeded.withLock { $0 } == [true, false, true])
+        let loaded = try #require(try await load(store, alice.id))
+        #expect(loaded.lastSeq == 3)
+        let all = try await write(store, [], catchUp: CatchUpRead(userID: alice.id, afterSeq: 0, throughSeq: 3)).get()
+        #expect(all.catchUpEvents == nil)  // seq 2 was rolled back with its request
+        store.close()
+    }
+
+    @Test func manyConcurrentWritesAllCommitAndCompleteInOrder() async throws {
+        let store = try openStore()
+        let alice = user("Alice")
+        _ = try await write(store, [.createUser(alice, tokenHash: [0])]).get()
+        let completed = Mutex<[Int64]>([])
+        let done = DispatchSemaphore(value: 0)
+        for seq in Int64(1)...2_000 {
+            store.submit(StoreWrite(changes: [.appendEvent(userID: alice.id, seq: seq, body: [0])])) { result in
+                if case .success = result { completed.withLock { $0.append(seq) } }
+                if seq == 2_000 { done.signal() }
+            }
+        }
+        done.wait()
+        #expect(completed.withLock { $0 } == Array(1...2_000))
+        #expect(try await load(store, alice.id)?.lastSeq == 2_000)
+        store.close()
+    }
+
+    @Test func aMovedPushTokenLeavesItsFormerHolder() async throws {
+        let store = try openStore()
+        let alice = user("Alice")
+        let bob = user("Bob")
+        let alicePhone = DeviceRecord(key: DeviceKey(userID: alice.id, deviceID: "p"), platform: nil,
+                                      pushToken: "shared", lastSeenAt: nil)
+        _ = try await write(store, [
+            .createUser(alice, tokenHash: [0]), .createUser(bob, tokenHash: [0]), .upsertDevice(alicePhone),
+        ]).get()
+        let bobPhone = DeviceRecord(key: DeviceKey(userID: bob.id, deviceID: "p"), platform: nil,
+                                    pushToken: "shared", lastSeenAt: nil)
+        _ = try await write(store, [.movePushToken(token: "shared", owner: bobPhone.key), .upsertDevice(bobPhone)]).get()
+        #expect(try await load(store, alice.id)?.devices.first?.pushToken == nil)
+        #expect(try await load(store, bob.id)?.devices.first?.pushToken == "shared")
+        store.close()
+    }
+}
