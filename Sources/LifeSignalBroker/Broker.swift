@@ -67,9 +67,9 @@ public actor Broker {
         connection.tcp.startReading()
     }
 
-    func connectionClosed(_ connection: ClientConnection, previousPhase: ClientConnection.Phase) {
+    func connectionClosed(_ connection: ClientConnection) {
         connections[connection.id] = nil
-        if case .active(let session, let deviceID) = previousPhase {
+        if let (session, deviceID) = connection.attachment {
             let idle = session.assumeIsolated { session in
                 session.detach(connection, deviceID: deviceID)
                 return session.isIdle

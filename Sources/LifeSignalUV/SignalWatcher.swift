@@ -1,4 +1,7 @@
 import CLibUV
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Calls back on the loop thread when the process receives `signal`. Loop thread only.
 /// Unref'd: a watcher alone does not keep the loop running.
@@ -23,6 +26,16 @@ public final class SignalWatcher: LoopHandleOwner {
             throw error
         }
         uv_unref(uvHandle)
+        Self.unblock(signal)
+    }
+
+    /// A process inherits its parent's signal mask (a parent spawning from a Dispatch worker
+    /// thread passes every signal blocked); a watched signal must reach the loop thread.
+    private static func unblock(_ signal: Int32) {
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, signal)
+        pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
     public func close() {

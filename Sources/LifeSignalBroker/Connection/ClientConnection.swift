@@ -21,7 +21,14 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     let broker: Broker
     let openedAtMs: UInt64
     private(set) var lastHeardMs: UInt64
-    var phase: Phase = .awaitingHello
+    var phase: Phase = .awaitingHello {
+        didSet {
+            // Remembered past `.closing`, so the device is detached however the connection ends.
+            if case .active(let session, let deviceID) = phase { attachment = (session, deviceID) }
+        }
+    }
+    /// The session and device this connection was attached to, if it ever was.
+    private(set) var attachment: (session: UserSession, deviceID: String)?
     /// Events at or below this seq reach this device through its catch-up, not live.
     var baselineSeq: Int64 = .max
     private var decoder: FrameDecoder
@@ -91,9 +98,8 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     }
 
     func connectionDidClose(_ connection: TCPConnection, error: UVError?) {
-        let previous = phase
         phase = .closing
-        broker.assumeIsolated { $0.connectionClosed(self, previousPhase: previous) }
+        broker.assumeIsolated { $0.connectionClosed(self) }
     }
 
     // MARK: writing

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import LifeSignalProtocol
 
 /// Bytes on a socket, with no client library in between: for testing the broker's answers
@@ -30,7 +31,7 @@ final class RawConnection {
     func sendBytes(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if sent <= 0 { return }
             offset += sent
         }
@@ -64,14 +65,21 @@ final class RawConnection {
         return response(to: rid)
     }
 
+    /// Waits for the response to `rid`; events and other responses that arrive first stay
+    /// queued for `next()`, in order.
     func response(to rid: Int64, timeout: Duration = .seconds(10)) -> ServerMessage? {
-        while let message = next(timeout: timeout) {
-            switch message {
-            case .ok(let r, _) where r == rid, .error(let r, _) where r == rid: return message
-            default: continue
+        let deadline = ContinuousClock.now + timeout
+        while true {
+            if let index = received.firstIndex(where: { $0.rid == rid && $0.isResponse }) {
+                return received.remove(at: index)
+            }
+            guard ContinuousClock.now < deadline, readOnce() else {
+                if let index = received.firstIndex(where: { $0.rid == rid && $0.isResponse }) {
+                    return received.remove(at: index)
+                }
+                return nil
             }
         }
-        return nil
     }
 
     /// True if the broker closes the socket within `timeout` (messages before the close are kept).
@@ -117,6 +125,12 @@ extension ServerMessage {
     }
     var okFields: JSONObject? {
         if case .ok(_, let fields) = self { fields } else { nil }
+    }
+    var isResponse: Bool {
+        switch self {
+        case .ok, .error: true
+        default: false
+        }
     }
     var rid: Int64? {
         switch self {

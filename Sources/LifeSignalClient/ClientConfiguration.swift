@@ -1,0 +1,41 @@
+/// Everything a `LifeSignalClient` needs to reach the broker and say `hello` (PROTOCOL.md §3).
+public struct ClientConfiguration: Sendable {
+    /// IP literal or "localhost".
+    public var host: String
+    /// Default 7420.
+    public var port: Int
+    public var userID: String
+    public var token: String
+    /// 1–64 characters of `[A-Za-z0-9._:-]`; one connection per (user, device).
+    public var deviceID: String
+    /// Free text such as "ios", "android", "cli"; sent in `hello` when set.
+    public var platform: String?
+    /// State saved by an earlier run: `hello` resumes from its `lastSeq`, so only what was missed is
+    /// sent. Ignored if it belongs to another user.
+    public var initialState: DeviceState?
+    public var reconnect: ReconnectPolicy
+    /// The largest frame this client accepts from the broker. Snapshots can be big, so it is generous.
+    public var maxIncomingFrameBytes: Int
+
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 7420,
+        userID: String,
+        token: String,
+        deviceID: String,
+        platform: String? = nil,
+        initialState: DeviceState? = nil,
+        reconnect: ReconnectPolicy = .default,
+        maxIncomingFrameBytes: Int = 16 << 20
+    ) {
+        self.host = host
+        self.port = port
+        self.userID = userID
+        self.token = token
+        self.deviceID = deviceID
+        self.platform = platform
+        self.initialState = initialState
+        self.reconnect = reconnect
+        self.maxIncomingFrameBytes = maxIncomingFrameBytes
+    }
+}

@@ -1,0 +1,18 @@
+import LifeSignalProtocol
+
+/// What a client reports on `LifeSignalClient.events`, in the order it happened.
+///
+/// After each (re)connection the catch-up comes first (`snapshot` or `event`s), then `connected`
+/// once it is applied, then live `event`s. `DeviceState` has already applied each snapshot and event
+/// when it is yielded.
+public enum ClientEvent: Sendable, Equatable {
+    /// Caught up: `state.lastSeq` has reached `hello.lastSeq`.
+    case connected(HelloResult)
+    /// The broker sent the full state (no resume, or events no longer retained).
+    case snapshot(Snapshot)
+    case event(seq: Int64, name: String, data: JSONValue)
+    /// The connection ended. `error` is nil after `close()`/`bye()`; `willReconnect` says whether the
+    /// client is retrying (it is not after `unauthenticated`, `replaced`, `unsupported_version`,
+    /// `too_many_devices`, `close()` or `bye()`).
+    case disconnected(error: LifeSignalClientError?, willReconnect: Bool)
+}

@@ -1,0 +1,195 @@
+import LifeSignalProtocol
+
+/// The protocol side of one connection, with no I/O (a state machine that returns actions, as
+/// postgres-nio does): it numbers requests, matches responses, applies the catch-up and events to the
+/// device state and says when the session is live. Tests drive it with parsed frames.
+///
+/// `Waiter` is whatever the owner resumes when a response arrives; a nil waiter is an internal
+/// request (`hello`, `keepalive`) whose result only the session looks at.
+struct ConnectionSession<Waiter> {
+    enum Phase: Equatable {
+        /// Connected, no `hello` (a `register` connection).
+        case open
+        /// `hello` sent with this rid.
+        case greeting(rid: Int64)
+        /// `hello` accepted; applying events or a snapshot until `lastSeq` is reached.
+        case catchingUp(HelloResult)
+        case live(HelloResult)
+        /// The connection must end; nothing more is accepted.
+        case failed
+    }
+
+    enum Action {
+        case complete(Waiter, Result<JSONObject, LifeSignalClientError>)
+        /// Yield on `events` (the state has already applied it).
+        case emit(ClientEvent)
+        /// The catch-up is applied: the session is live.
+        case caughtUp(HelloResult)
+        /// End the connection for this reason. Pending waiters are the owner's to fail (`failAll`).
+        case drop(LifeSignalClientError)
+        /// An answer to an internal request failed; worth a log line, nothing more.
+        case internalRequestFailed(op: String, ProtocolError)
+    }
+
+    private(set) var phase = Phase.open
+    private var pending = PendingRequests<(op: String, waiter: Waiter?)>()
+    private var nextRID: Int64 = 1
+    /// The broker's limit on request bodies, known once `hello` is accepted.
+    private var maxRequestBytes = Int.max
+
+    var inFlightCount: Int { pending.count }
+
+    var hello: HelloResult? {
+        switch phase {
+        case .catchingUp(let hello), .live(let hello): return hello
+        default: return nil
+        }
+    }
+
+    /// The framed `hello`. `resume` is the seq of the last event this device applied.
+    mutating func hello(_ configuration: ClientConfiguration, resume: Int64?) -> [UInt8] {
+        var fields: JSONObject = [
+            "version": .int(ProtocolVersion.current),
+            "user": .string(configuration.userID),
+            "token": .string(configuration.token),
+            "device": .string(configuration.deviceID),
+        ]
+        if let platform = configuration.platform { fields["platform"] = .string(platform) }
+        if let resume { fields["resume"] = .int(resume) }
+        phase = .greeting(rid: nextRID)
+        return enqueue(Op.hello, encode(Op.hello, fields), waiter: nil)
+    }
+
+    /// The framed request; its response will complete `waiter`.
+    mutating func request(_ op: String, _ fields: JSONObject, waiter: Waiter?) throws(LifeSignalClientError)
+        -> [UInt8]
+    {
+        let bytes = encode(op, fields)
+        guard bytes.count - 4 <= maxRequestBytes else {
+            throw .requestTooLarge(bytes: bytes.count - 4, limit: maxRequestBytes)
+        }
+        return enqueue(op, bytes, waiter: waiter)
+    }
+
+    private func encode(_ op: String, _ fields: JSONObject) -> [UInt8] {
+        // op and rid first, so captures read naturally.
+        var object: JSONObject = ["op": .string(op), "rid": .int(nextRID)]
+        for (key, value) in fields where key != "op" && key != "rid" { object[key] = value }
+        return FrameEncoder.frame(.object(object))
+    }
+
+    private mutating func enqueue(_ op: String, _ bytes: [UInt8], waiter: Waiter?) -> [UInt8] {
+        pending.append(rid: nextRID, waiter: (op, waiter))
+        nextRID += 1
+        return bytes
+    }
+
+    /// Handles one frame from the broker. `state` is the device's state, shared by all connections.
+    mutating func receive(_ message: ServerMessage, state: inout DeviceState?) -> [Action] {
+        if phase == .failed { return [] }
+        switch message {
+        case .ok(let rid, let fields):
+            return response(rid: rid, .success(fields), state: state)
+        case .error(nil, let error):
+            // Not an answer to anything we sent (we always send a rid): `replaced`, or a fatal framing
+            // error. Those close the connection; others are only worth noting.
+            if error.code.closesConnection { return fail(.server(error)) }
+            return [.internalRequestFailed(op: "-", error)]
+        case .error(let rid, let error):
+            var actions = response(rid: rid, .failure(error), state: state)
+            if error.code.closesConnection, phase != .failed { actions += fail(.server(error)) }
+            return actions
+        case .event(let seq, let name, let data):
+            return event(seq: seq, name: name, data: data, state: &state)
+        case .snapshot(let snapshot):
+            return self.snapshot(snapshot, state: &state)
+        }
+    }
+
+    /// Empties the pending queue; the owner fails these waiters.
+    mutating func failAll() -> [Waiter] {
+        phase = .failed
+        return pending.removeAll().compactMap(\.waiter.waiter)
+    }
+
+    // MARK: - Responses
+
+    private mutating func response(rid: Int64?, _ result: Result<JSONObject, ProtocolError>, state: DeviceState?)
+        -> [Action]
+    {
+        guard let entry = pending.popFirst() else {
+            return fail(.protocolViolation("response with rid \(rid.map(String.init) ?? "none") to no request"))
+        }
+        guard rid == entry.rid else {
+            return fail(.protocolViolation(
+                "response with rid \(rid.map(String.init) ?? "none"), expected \(entry.rid)"))
+        }
+        if case .greeting(let helloRID) = phase, helloRID == entry.rid {
+            return helloAnswered(result, state: state)
+        }
+        guard let waiter = entry.waiter.waiter else {
+            if case .failure(let error) = result { return [.internalRequestFailed(op: entry.waiter.op, error)] }
+            return []
+        }
+        return [.complete(waiter, result.mapError { .server($0) })]
+    }
+
+    private mutating func helloAnswered(_ result: Result<JSONObject, ProtocolError>, state: DeviceState?) -> [Action] {
+        let fields: JSONObject
+        switch result {
+        case .failure(let error): return fail(.server(error))
+        case .success(let ok): fields = ok
+        }
+        let hello: HelloResult
+        do throws(ProtocolError) {
+            hello = try HelloResult(fields: fields)
+        } catch {
+            return fail(.protocolViolation("hello: \(error.message)"))
+        }
+        maxRequestBytes = hello.maxFrameBytes
+        phase = .catchingUp(hello)
+        // With nothing to catch up (resume == lastSeq) no further frame would say so. Only equality
+        // counts here: a resume ahead of the broker's lastSeq is answered with a snapshot.
+        guard let state, state.lastSeq == hello.lastSeq else { return [] }
+        return caughtUpIfDone(state: state)
+    }
+
+    // MARK: - Catch-up and events
+
+    private mutating func event(seq: Int64, name: String, data: JSONValue, state: inout DeviceState?) -> [Action] {
+        guard let hello else { return fail(.protocolViolation("event \(seq) before hello")) }
+        guard var current = state, current.user.id == hello.user.id else {
+            return fail(.protocolViolation("event \(seq) before any snapshot"))
+        }
+        do {
+            try current.apply(seq: seq, name: name, data: data)
+        } catch {
+            return fail(error)
+        }
+        state = current
+        return [.emit(.event(seq: seq, name: name, data: data))] + caughtUpIfDone(state: current)
+    }
+
+    private mutating func snapshot(_ snapshot: Snapshot, state: inout DeviceState?) -> [Action] {
+        guard let hello else { return fail(.protocolViolation("snapshot before hello")) }
+        guard snapshot.user.id == hello.user.id else {
+            return fail(.protocolViolation("snapshot of user \(snapshot.user.id), expected \(hello.user.id)"))
+        }
+        let replaced = DeviceState(snapshot: snapshot)
+        state = replaced
+        return [.emit(.snapshot(snapshot))] + caughtUpIfDone(state: replaced)
+    }
+
+    /// After a frame of the catch-up: done once the state reaches the hello's `lastSeq`.
+    private mutating func caughtUpIfDone(state: DeviceState) -> [Action] {
+        guard case .catchingUp(let hello) = phase, state.user.id == hello.user.id, state.lastSeq >= hello.lastSeq
+        else { return [] }
+        phase = .live(hello)
+        return [.caughtUp(hello)]
+    }
+
+    private mutating func fail(_ error: LifeSignalClientError) -> [Action] {
+        phase = .failed
+        return [.drop(error)]
+    }
+}

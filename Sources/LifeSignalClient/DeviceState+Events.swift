@@ -1,0 +1,86 @@
+import LifeSignalProtocol
+
+extension DeviceState {
+    /// Applies one event (PROTOCOL.md §6). The state is unchanged when this throws.
+    ///
+    /// Events this version does not know advance `lastSeq` and change nothing else: the protocol
+    /// may add events, and the seq must still line up.
+    /// - Throws: `.sequenceGap` unless `seq == lastSeq + 1`; `.protocolViolation` for a known event
+    ///   whose data does not parse.
+    public mutating func apply(seq: Int64, name: String, data: JSONValue) throws(LifeSignalClientError) {
+        guard seq == lastSeq + 1 else { throw .sequenceGap(expected: lastSeq + 1, received: seq) }
+        do {
+            try applyData(name: name, data: data)
+        } catch {
+            throw .protocolViolation("event \(seq) '\(name)': \(error.message)")
+        }
+        lastSeq = seq
+    }
+
+    private mutating func applyData(name: String, data: JSONValue) throws(ProtocolError) {
+        switch name {
+        case EventName.userUpdated:
+            user = try User(json: Self.field("user", of: data))
+        case EventName.contactUpdated:
+            let contact = try Contact(json: Self.field("contact", of: data))
+            contacts[contact.id] = contact
+        case EventName.contactRemoved:
+            guard let id = try Self.field("contactId", of: data).stringValue else {
+                throw .badRequest("field 'contactId' must be a string")
+            }
+            contacts[id] = nil
+        case EventName.notificationAdded:
+            added(try LifeSignalProtocol.Notification(json: Self.field("notification", of: data)))
+        case EventName.notificationUpdated:
+            updated(try LifeSignalProtocol.Notification(json: Self.field("notification", of: data)))
+        case EventName.notificationDeleted:
+            guard let id = try Self.field("id", of: data).stringValue else {
+                throw .badRequest("field 'id' must be a string")
+            }
+            deleted(id: id)
+        case EventName.notificationsReadAll:
+            for index in notifications.indices { notifications[index].isRead = true }
+            unreadCount = 0
+        default:
+            break
+        }
+    }
+
+    private mutating func added(_ notification: LifeSignalProtocol.Notification) {
+        if let index = notifications.firstIndex(where: { $0.id == notification.id }) {
+            // Not expected (ids are new), but a replay must not count it twice.
+            updated(notification, at: index)
+        } else {
+            notifications.insert(notification, at: 0)
+            if !notification.isRead { unreadCount += 1 }
+        }
+    }
+
+    private mutating func updated(_ notification: LifeSignalProtocol.Notification) {
+        if let index = notifications.firstIndex(where: { $0.id == notification.id }) {
+            updated(notification, at: index)
+        } else if notification.isRead {
+            // Outside the snapshot's window: the broker sends this only when it turns read (§5).
+            unreadCount = max(0, unreadCount - 1)
+        }
+    }
+
+    private mutating func updated(_ notification: LifeSignalProtocol.Notification, at index: Int) {
+        let wasUnread = !notifications[index].isRead
+        notifications[index] = notification
+        unreadCount = max(0, unreadCount + (notification.isRead ? 0 : 1) - (wasUnread ? 1 : 0))
+    }
+
+    private mutating func deleted(id: String) {
+        // One outside the snapshot's window leaves the count as is: whether it was unread is unknown.
+        guard let index = notifications.firstIndex(where: { $0.id == id }) else { return }
+        if !notifications[index].isRead { unreadCount = max(0, unreadCount - 1) }
+        notifications.remove(at: index)
+    }
+
+    private static func field(_ key: String, of data: JSONValue) throws(ProtocolError) -> JSONValue {
+        guard case .object(let object) = data else { throw .badRequest("event data must be an object") }
+        guard let value = object[key] else { throw .badRequest("missing field '\(key)'") }
+        return value
+    }
+}

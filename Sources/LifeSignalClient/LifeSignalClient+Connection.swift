@@ -1,0 +1,212 @@
+import LifeSignalProtocol
+import LifeSignalUV
+import Logging
+
+// Connecting, reading, dropping and reconnecting. Everything here runs on the loop thread: socket
+// callbacks enter through `ClientLink` with `assumeIsolated`.
+extension LifeSignalClient {
+    /// Opens a connection and waits until it is live; `anonymous` skips `hello` (for `register`).
+    func open(anonymous: Bool) async throws -> HelloResult? {
+        switch lifecycle {
+        case .closed:
+            throw LifeSignalClientError.closed
+        case .live:
+            return hello
+        case .closing:
+            throw LifeSignalClientError.notConnected
+        case .idle:
+            startAttempt(anonymous: anonymous)
+        case .waitingToReconnect:
+            // Someone is waiting: try now rather than at the end of the backoff delay.
+            timers.stopReconnect()
+            startAttempt(anonymous: anonymous)
+        case .connecting:
+            break  // join the attempt under way
+        }
+        return try await withCheckedThrowingContinuation { connectWaiters.append($0) }
+    }
+
+    func startAttempt(anonymous: Bool = false) {
+        lifecycle = .connecting
+        attempt &+= 1
+        let thisAttempt = attempt
+        logger.debug("connecting", metadata: ["lifesignal.attempt": "\(backoff.attempt)"])
+        TCPConnection.connect(loop: loop, host: configuration.host, port: configuration.port) { [weak self] result in
+            guard let self else {
+                if case .success(let tcp) = result { tcp.close() }
+                return
+            }
+            // The loop thread is the actor's executor; the connection never leaves it.
+            nonisolated(unsafe) let result = result
+            self.assumeIsolated { $0.tcpConnectFinished(result, attempt: thisAttempt, anonymous: anonymous) }
+        }
+    }
+
+    private func tcpConnectFinished(_ result: Result<TCPConnection, UVError>, attempt: UInt64, anonymous: Bool) {
+        guard attempt == self.attempt, lifecycle == .connecting else {
+            if case .success(let tcp) = result { tcp.close() }
+            return
+        }
+        switch result {
+        case .failure(let error):
+            attemptEnded(reason: .connectionFailed("\(configuration.host):\(configuration.port): \(error)"))
+        case .success(let tcp):
+            let link = ClientLink(
+                tcp: tcp, client: self, maxFrameBytes: configuration.maxIncomingFrameBytes, isAnonymous: anonymous)
+            tcp.delegate = link
+            self.link = link
+            tcp.startReading()
+            if anonymous {
+                lifecycle = .live
+                resumeConnectWaiters(with: .success(nil))
+            } else {
+                link.send(link.session.hello(configuration, resume: state?.lastSeq))
+            }
+        }
+    }
+
+    // MARK: - Reading
+
+    func linkDidRead(_ link: ClientLink, _ bytes: UnsafeRawBufferPointer) {
+        guard link === self.link else { return }
+        var dropReason: LifeSignalClientError?
+        do {
+            try link.decoder.feed(bytes) { body in
+                dropReason = handleFrame(body, on: link)
+                return dropReason == nil
+            }
+        } catch {
+            dropReason = .protocolViolation("\(error)")
+        }
+        if let dropReason { drop(link, reason: dropReason) }
+    }
+
+    /// Returns why the connection must end, if it must.
+    private func handleFrame(_ body: UnsafeRawBufferPointer, on link: ClientLink) -> LifeSignalClientError? {
+        let message: ServerMessage
+        do throws(ProtocolError) {
+            message = try ServerMessage.parse(body)
+        } catch where error.code == .unknownOp {
+            // A newer broker's frame kind: nothing this version could do with it.
+            logger.debug("ignoring unknown frame", metadata: ["lifesignal.error": "\(error.message)"])
+            return nil
+        } catch {
+            return .protocolViolation(error.message)
+        }
+        var dropReason: LifeSignalClientError?
+        for action in link.session.receive(message, state: &state) {
+            switch action {
+            case .complete(let waiter, let result):
+                waiter.resume(with: result)
+            case .emit(let event):
+                eventSink.yield(event)
+            case .caughtUp(let hello):
+                becameLive(hello)
+            case .drop(let reason):
+                dropReason = reason
+            case .internalRequestFailed(let op, let error):
+                logger.debug("internal request failed", metadata: [
+                    "lifesignal.op": "\(op)", "lifesignal.error": "\(error)",
+                ])
+            }
+        }
+        return dropReason
+    }
+
+    private func becameLive(_ hello: HelloResult) {
+        lifecycle = .live
+        hasBeenLive = true
+        backoff.reset()
+        logger.debug("connected", metadata: ["lifesignal.seq": "\(hello.lastSeq)"])
+        startKeepalive(heartbeatMs: hello.heartbeatMs)
+        eventSink.yield(.connected(hello))
+        resumeConnectWaiters(with: .success(hello))
+    }
+
+    // MARK: - Ending
+
+    /// Ends the connection now for `reason` (a protocol violation, a seq gap, a fatal broker error).
+    func drop(_ link: ClientLink, reason: LifeSignalClientError) {
+        guard link === self.link else { return }
+        switch reason {
+        case .sequenceGap, .protocolViolation:
+            logger.warning("dropping connection", metadata: ["lifesignal.error": "\(reason)"])
+        default:
+            logger.debug("dropping connection", metadata: ["lifesignal.error": "\(reason)"])
+        }
+        link.tcp.close()
+        linkEnded(link, reason: reason)
+    }
+
+    func linkDidClose(_ link: ClientLink, error: UVError?) {
+        guard link === self.link else { return }
+        let reason = error.map { "\($0)" } ?? "closed by the broker"
+        linkEnded(link, reason: .connectionLost(reason))
+    }
+
+    /// After `bye`'s answer (or failure): close without waiting for the broker to.
+    func endSaidBye(_ link: ClientLink) {
+        guard link === self.link, lifecycle == .closing else { return }
+        link.tcp.close()
+        linkEnded(link, reason: .closed)
+    }
+
+    private func linkEnded(_ link: ClientLink, reason: LifeSignalClientError) {
+        self.link = nil
+        stopKeepalive()
+        let saidBye = lifecycle == .closing
+        for waiter in link.session.failAll() {
+            waiter.resume(throwing: saidBye ? LifeSignalClientError.closed : reason)
+        }
+        if saidBye {
+            lifecycle = .idle
+            eventSink.yield(.disconnected(error: nil, willReconnect: false))
+            resumeConnectWaiters(with: .failure(LifeSignalClientError.closed))
+            return
+        }
+        attemptEnded(reason: reason)
+    }
+
+    /// After a failed attempt or a lost connection: report it, then reconnect unless the reason is final.
+    private func attemptEnded(reason: LifeSignalClientError) {
+        let wasLive = lifecycle == .live
+        let retry = configuration.reconnect.isEnabled && hasBeenLive && !Self.isFinal(reason)
+        resumeConnectWaiters(with: .failure(reason))
+        // One `disconnected` per outage: on leaving live, and when giving up; not per failed retry.
+        if wasLive || (hasBeenLive && !retry) {
+            eventSink.yield(.disconnected(error: reason, willReconnect: retry))
+        }
+        if retry {
+            scheduleReconnect()
+        } else {
+            lifecycle = .idle
+        }
+    }
+
+    /// Errors after which reconnecting cannot help, or would fight another connection (§3, §9).
+    static func isFinal(_ reason: LifeSignalClientError) -> Bool {
+        guard case .server(let error) = reason else { return false }
+        return [.unauthenticated, .replaced, .unsupportedVersion, .tooManyDevices].contains(error.code)
+    }
+
+    // MARK: - Reconnecting
+
+    private func scheduleReconnect() {
+        lifecycle = .waitingToReconnect
+        let delay = backoff.nextDelayMs()
+        do {
+            try timers.reconnect().start(afterMs: delay) { [weak self] in
+                self?.assumeIsolated { $0.reconnectTimerFired() }
+            }
+            logger.debug("reconnecting later", metadata: ["lifesignal.delayMs": "\(delay)"])
+        } catch {
+            logger.error("cannot schedule a reconnect", metadata: ["lifesignal.error": "\(error)"])
+            lifecycle = .idle
+        }
+    }
+
+    private func reconnectTimerFired() {
+        guard lifecycle == .waitingToReconnect else { return }
+        startAttempt()
+    }
+}

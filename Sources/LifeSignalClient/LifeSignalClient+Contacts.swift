@@ -1,0 +1,61 @@
+import LifeSignalProtocol
+
+// Contacts and pings (PROTOCOL.md §5).
+extension LifeSignalClient {
+    /// `contacts.add`: the owner of `qrCode` becomes a contact with these roles (as seen from here).
+    @discardableResult
+    public func addContact(qrCode: String, isResponder: Bool, isDependent: Bool) async throws -> Contact {
+        let fields = try await request(Op.contactsAdd, [
+            "qrCode": .string(qrCode), "isResponder": .bool(isResponder), "isDependent": .bool(isDependent),
+        ])
+        return try contactResult(fields)
+    }
+
+    /// `contacts.remove`.
+    public func removeContact(id: String) async throws {
+        _ = try await request(Op.contactsRemove, ["contactId": .string(id)])
+    }
+
+    /// `contacts.setRoles`.
+    @discardableResult
+    public func setContactRoles(id: String, isResponder: Bool, isDependent: Bool) async throws -> Contact {
+        let fields = try await request(Op.contactsSetRoles, [
+            "contactId": .string(id), "isResponder": .bool(isResponder), "isDependent": .bool(isDependent),
+        ])
+        return try contactResult(fields)
+    }
+
+    /// `contacts.list`.
+    public func listContacts() async throws -> [Contact] {
+        let fields = try await request(Op.contactsList)
+        return try Self.decode { () throws(ProtocolError) in
+            var contacts: [Contact] = []
+            for contact in try fields.array("contacts") { contacts.append(try Contact(json: contact)) }
+            return contacts
+        }
+    }
+
+    /// `ping.send` to a dependent; returns the ping id.
+    @discardableResult
+    public func sendPing(to contactID: String) async throws -> String {
+        let fields = try await request(Op.pingSend, ["contactId": .string(contactID)])
+        return try Self.decode { () throws(ProtocolError) in try fields.string("pingId") }
+    }
+
+    /// `ping.respond` to the pending ping from `contactID`.
+    public func respondToPing(from contactID: String) async throws {
+        _ = try await request(Op.pingRespond, ["contactId": .string(contactID)])
+    }
+
+    /// `ping.clear`: withdraws this user's pending ping to `contactID`.
+    public func clearPing(to contactID: String) async throws {
+        _ = try await request(Op.pingClear, ["contactId": .string(contactID)])
+    }
+
+    private func contactResult(_ fields: JSONObject) throws(LifeSignalClientError) -> Contact {
+        try Self.decode { () throws(ProtocolError) in
+            guard let contact = fields["contact"] else { throw .badRequest("missing field 'contact'") }
+            return try Contact(json: contact)
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import LifeSignalProtocol
+
+// Session operations (PROTOCOL.md §3) other than hello.
+extension LifeSignalClient {
+    /// `keepalive`; returns the broker's `serverTime`. The client sends these by itself when idle.
+    @discardableResult
+    public func keepalive() async throws -> Int64 {
+        let fields = try await request(Op.keepalive)
+        return try Self.decode { () throws(ProtocolError) in try fields.int("serverTime") }
+    }
+
+    /// Creates an account on a fresh unauthenticated connection, then closes it. The token is shown
+    /// only this once.
+    public static func register(
+        host: String = "127.0.0.1", port: Int = 7420, name: String, phone: String? = nil
+    ) async throws -> Registration {
+        let configuration = ClientConfiguration(
+            host: host, port: port, userID: "", token: "", deviceID: "register", reconnect: .disabled)
+        let client = try LifeSignalClient(configuration: configuration)
+        do {
+            _ = try await client.open(anonymous: true)
+            var fields: JSONObject = ["name": .string(name)]
+            if let phone { fields["phone"] = .string(phone) }
+            let result = try await client.request(Op.register, fields)
+            await client.close()
+            return try decode { () throws(ProtocolError) in try Registration(fields: result) }
+        } catch {
+            await client.close()
+            throw error
+        }
+    }
+
+    /// Reads a result, turning a malformed one into `.protocolViolation`.
+    static func decode<T>(_ read: () throws(ProtocolError) -> T) throws(LifeSignalClientError) -> T {
+        do {
+            return try read()
+        } catch {
+            throw .protocolViolation("malformed result: \(error.message)")
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import LifeSignalProtocol
+import LifeSignalUV
+import Logging
+
+/// A device's connection to the LifeSignal broker (PROTOCOL.md): `hello` with resume, pipelined
+/// requests, a `DeviceState` kept current from the catch-up and live events, keepalives, and
+/// automatic reconnection that resumes from the last applied seq.
+///
+/// The actor runs on the process's shared client event loop, the thread that owns its socket, so
+/// frames are handled where they are read. Requests may be issued from any task.
+public actor LifeSignalClient {
+    public nonisolated let configuration: ClientConfiguration
+    /// Everything that happens, in order (see `ClientEvent`). One consumer; buffered without limit
+    /// until read, and finished by `close()`.
+    public nonisolated let events: AsyncStream<ClientEvent>
+    nonisolated let loop: EventLoop
+    let eventSink: AsyncStream<ClientEvent>.Continuation
+    let logger: Logger
+
+    /// The device's state: nil until the first snapshot (or the configured `initialState`).
+    public internal(set) var state: DeviceState?
+    var lifecycle = ClientLifecycle.idle
+    /// Reconnect only a client that has been live: a first `connect()` reports its failure instead.
+    var hasBeenLive = false
+    var link: ClientLink?
+    /// Bumped per connection attempt, so a late connect completion for an abandoned attempt is ignored.
+    var attempt: UInt64 = 0
+    var connectWaiters: [CheckedContinuation<HelloResult?, any Error>] = []
+    var backoff: Backoff
+    let timers: ClientTimers
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+
+    /// - Throws: only if the shared event loop cannot start.
+    public init(configuration: ClientConfiguration, logger: Logger = Logger(label: "lifesignal.client")) throws {
+        self.configuration = configuration
+        loop = try SharedEventLoop.get()
+        (events, eventSink) = AsyncStream.makeStream(of: ClientEvent.self, bufferingPolicy: .unbounded)
+        var logger = logger
+        logger[metadataKey: "lifesignal.user"] = "\(configuration.userID)"
+        logger[metadataKey: "lifesignal.device"] = "\(configuration.deviceID)"
+        self.logger = logger
+        backoff = Backoff(policy: configuration.reconnect)
+        timers = ClientTimers(loop: loop)
+        if let initial = configuration.initialState, initial.user.id == configuration.userID {
+            state = initial
+        }
+    }
+
+    deinit {
+        // Handles belong to the loop thread; close them there.
+        let link = self.link
+        let timers = self.timers
+        loop.execute {
+            link?.tcp.close()
+            timers.closeAll()
+        }
+        eventSink.finish()
+    }
+
+    /// The `hello` of the live session, nil while not connected.
+    public var hello: HelloResult? {
+        lifecycle == .live ? link?.session.hello : nil
+    }
+
+    public var isConnected: Bool { lifecycle == .live }
+
+    /// Connects, says `hello` (resuming from `state.lastSeq` if there is a state) and returns once the
+    /// catch-up is applied. Connection drops after that reconnect automatically (`ReconnectPolicy`).
+    /// - Throws: `LifeSignalClientError`: `.connectionFailed`, `.server` (e.g. `unauthenticated`), …
+    @discardableResult
+    public func connect() async throws -> HelloResult {
+        guard let hello = try await open(anonymous: false) else {
+            throw LifeSignalClientError.protocolViolation("hello result missing")
+        }
+        return hello
+    }
+
+    /// Sends one request and returns the fields of its `ok` (without `op` and `rid`). Requests may be
+    /// pipelined: each is sent at once and answered in order. Events the request caused for this user
+    /// have been applied to `state` and yielded on `events` when it returns (PROTOCOL.md §6).
+    /// - Throws: `LifeSignalClientError.server` with the broker's error; `.notConnected` while not
+    ///   connected; `.connectionLost` if the connection drops before the answer.
+    public func request(_ op: String, _ fields: JSONObject = [:]) async throws -> JSONObject {
+        guard lifecycle == .live, let link else {
+            throw lifecycle == .closed ? LifeSignalClientError.closed : LifeSignalClientError.notConnected
+        }
+        return try await send(op, fields, on: link)
+    }
+
+    /// `bye`: the broker answers and closes; this client does not reconnect. `connect()` may be
+    /// called again later.
+    public func bye() async throws {
+        guard lifecycle == .live, let link else {
+            throw lifecycle == .closed ? LifeSignalClientError.closed : LifeSignalClientError.notConnected
+        }
+        lifecycle = .closing
+        stopKeepalive()
+        // The broker closes after its answer; closing here too makes the end certain and immediate.
+        defer { endSaidBye(link) }
+        _ = try await send(Op.bye, [:], on: link)
+    }
+
+    /// Ends the client: closes the connection, stops reconnecting, fails what is in flight with
+    /// `.closed` and finishes `events`. Idempotent.
+    public func close() {
+        guard lifecycle != .closed else { return }
+        let wasLive = lifecycle == .live
+        lifecycle = .closed
+        timers.closeAll()
+        if let link {
+            self.link = nil
+            link.tcp.close()
+            for waiter in link.session.failAll() { waiter.resume(throwing: LifeSignalClientError.closed) }
+        }
+        resumeConnectWaiters(with: .failure(LifeSignalClientError.closed))
+        if wasLive { eventSink.yield(.disconnected(error: nil, willReconnect: false)) }
+        eventSink.finish()
+    }
+
+    func send(_ op: String, _ fields: JSONObject, on link: ClientLink) async throws -> JSONObject {
+        try await withCheckedThrowingContinuation { continuation in
+            do {
+                link.send(try link.session.request(op, fields, waiter: continuation))
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+    }
+
+    func resumeConnectWaiters(with result: Result<HelloResult?, any Error>) {
+        let waiters = connectWaiters
+        connectWaiters = []
+        for waiter in waiters { waiter.resume(with: result) }
+    }
+}

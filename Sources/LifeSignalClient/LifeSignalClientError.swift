@@ -1,0 +1,60 @@
+import LifeSignalProtocol
+
+/// Why a client call failed.
+///
+/// `server` carries the broker's own error (its wire code and message); every other case is about the
+/// connection or this client, never about what the broker decided.
+public enum LifeSignalClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The broker answered `error` (PROTOCOL.md §9).
+    case server(ProtocolError)
+    /// The TCP connection could not be opened.
+    case connectionFailed(String)
+    /// The connection ended while the call was in flight (the reason is for people, not for code).
+    case connectionLost(String)
+    /// No live connection: not connected yet, or between a drop and the reconnect.
+    case notConnected
+    /// `close()` or `bye()` ended this client.
+    case closed
+    /// The broker sent something this client cannot accept; the client drops the connection.
+    case protocolViolation(String)
+    /// An event's seq was not `lastSeq + 1` (PROTOCOL.md §6 promises no gaps, no repeats).
+    case sequenceGap(expected: Int64, received: Int64)
+    /// The request would exceed the broker's `maxFrameBytes`; it was not sent.
+    case requestTooLarge(bytes: Int, limit: Int)
+
+    /// The broker's error, if this is one.
+    public var serverError: ProtocolError? {
+        if case .server(let error) = self { return error }
+        return nil
+    }
+
+    /// A stable snake_case name: the broker's code for `.server`, the case's name otherwise.
+    public var code: String {
+        switch self {
+        case .server(let error): return error.code.rawValue
+        case .connectionFailed: return "connection_failed"
+        case .connectionLost: return "connection_lost"
+        case .notConnected: return "not_connected"
+        case .closed: return "closed"
+        case .protocolViolation: return "protocol_violation"
+        case .sequenceGap: return "sequence_gap"
+        case .requestTooLarge: return "request_too_large"
+        }
+    }
+
+    /// The message without the code; the broker's own message for `.server`.
+    public var message: String {
+        switch self {
+        case .server(let error): return error.message
+        case .connectionFailed(let reason): return "cannot connect to \(reason)"
+        case .connectionLost(let reason): return reason
+        case .notConnected: return "not connected"
+        case .closed: return "client closed"
+        case .protocolViolation(let reason): return reason
+        case .sequenceGap(let expected, let received): return "event seq \(received), expected \(expected)"
+        case .requestTooLarge(let bytes, let limit): return "request of \(bytes) bytes exceeds maxFrameBytes \(limit)"
+        }
+    }
+
+    public var description: String { "\(code): \(message)" }
+}

@@ -1,0 +1,62 @@
+import LifeSignalClient
+import LifeSignalProtocol
+import Logging
+
+/// What a command that acts as a device needs: the profile, the device id, the broker, and where
+/// this (profile, device) keeps its state.
+struct CommandContext {
+    let globals: GlobalOptions
+    let store: ProfileStore
+    let profileName: String
+    let profile: Profile
+    let device: String
+    let broker: BrokerAddress
+
+    init(_ globals: GlobalOptions) throws(CLIError) {
+        self.globals = globals
+        store = try ProfileStore.resolve()
+        profileName = try ProfileStore.checkedProfileName(globals.profileName)
+        profile = try store.loadProfile(profileName)
+        device = try ProfileStore.checkedDeviceID(globals.device ?? profile.device)
+        broker = try globals.brokerAddress(profile: profile)
+    }
+
+    /// The saved state, or nil. A damaged file is reported and ignored: a snapshot rebuilds it.
+    func loadState() -> DeviceState? {
+        do {
+            return try store.loadState(profile: profileName, device: device)
+        } catch {
+            Console.err("warning: \(error); starting from a snapshot")
+            return nil
+        }
+    }
+
+    func saveState(_ state: DeviceState?) {
+        guard let state else { return }
+        do {
+            try store.saveState(state, profile: profileName, device: device)
+        } catch {
+            Console.err("warning: \(error)")
+        }
+    }
+
+    func makeClient(reconnect: ReconnectPolicy) throws -> LifeSignalClient {
+        let configuration = ClientConfiguration(
+            host: broker.host,
+            port: broker.port,
+            userID: profile.userID,
+            token: profile.token,
+            deviceID: device,
+            // No platform in hello: it would overwrite the one `device register --platform` stored.
+            initialState: loadState(),
+            reconnect: reconnect)
+        return try LifeSignalClient(configuration: configuration, logger: Self.logger())
+    }
+
+    /// The library logs on stderr at LSCLIENT_LOG_LEVEL (default warning): quiet unless something is wrong.
+    static func logger() -> Logger {
+        var logger = Logger(label: "lsclient")
+        logger.logLevel = Environment.value("LSCLIENT_LOG_LEVEL").flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        return logger
+    }
+}

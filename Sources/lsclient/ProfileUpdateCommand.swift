@@ -1,0 +1,80 @@
+import ArgumentParser
+import LifeSignalClient
+import LifeSignalProtocol
+
+struct ProfileUpdateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "update", abstract: "Change only the given profile fields (profile.update).")
+
+    @OptionGroup var globals: GlobalOptions
+
+    @Option(help: "New name.")
+    var name: String?
+
+    @Option(help: "New phone number.")
+    var phone: String?
+
+    @Flag(help: "Remove the phone number.")
+    var clearPhone = false
+
+    @Option(name: .customLong("interval"), help: "Check-in interval in seconds.")
+    var interval: Int64?
+
+    @Option(help: "Push notifications: on or off.")
+    var push: OnOff?
+
+    @Option(help: "Notification types not to push, comma-separated (\"none\" unmutes all).")
+    var mute: String?
+
+    enum OnOff: String, ExpressibleByArgument {
+        case on, off
+    }
+
+    func validate() throws {
+        if phone != nil && clearPhone { throw ValidationError("--phone and --clear-phone exclude each other") }
+        if name == nil && phone == nil && !clearPhone && interval == nil && push == nil && mute == nil {
+            throw ValidationError("nothing to update: give at least one of --name, --phone, --clear-phone, "
+                + "--interval, --push, --mute")
+        }
+        _ = try mutedTypes()
+    }
+
+    /// nil when not given; "none" or "" is the empty list.
+    func mutedTypes() throws -> [NotificationType]? {
+        guard let mute else { return nil }
+        let names = mute.split(separator: ",").map { $0.trimmingCharacters() }.filter { !$0.isEmpty && $0 != "none" }
+        return try names.map { name in
+            guard let type = NotificationType(rawValue: name) else {
+                let known = NotificationType.allCases.map(\.rawValue).joined(separator: ", ")
+                throw ValidationError("unknown notification type '\(name)' (known: \(known))")
+            }
+            return type
+        }
+    }
+
+    func run() async throws {
+        var fields: JSONObject = [:]
+        if let name { fields["name"] = .string(name) }
+        if let phone { fields["phone"] = .string(phone) }
+        if clearPhone { fields["phone"] = .null }
+        if let interval { fields["checkInIntervalSec"] = .int(interval) }
+        // Only the preference fields given: the broker merges them into the current ones.
+        var preferences: JSONObject = [:]
+        if let push { preferences["push"] = .bool(push == .on) }
+        if let muted = try mutedTypes() { preferences["mutedTypes"] = .array(muted.map { .string($0.rawValue) }) }
+        if !preferences.isEmpty { fields["preferences"] = .object(preferences) }
+
+        try await OneShot.run(globals) { [fields] client, _ in
+            let result = try await client.request(Op.profileUpdate, fields)
+            let user = result["user"].flatMap { try? User(json: $0) }
+            return CommandResult(fields: result, text: user.map(Readable.user) ?? "profile updated")
+        }
+    }
+}
+
+extension Substring {
+    /// Without surrounding spaces.
+    fileprivate func trimmingCharacters() -> String {
+        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
+    }
+}

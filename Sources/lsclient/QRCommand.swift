@@ -1,0 +1,38 @@
+import ArgumentParser
+import LifeSignalClient
+import LifeSignalProtocol
+
+struct QRCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "qr",
+        abstract: "Show the QR code others use to add this user, or rotate it.",
+        subcommands: [Show.self, Rotate.self],
+        defaultSubcommand: Show.self)
+
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "Print the QR code.")
+
+        @OptionGroup var globals: GlobalOptions
+
+        func run() async throws {
+            try await OneShot.run(globals) { client, hello in
+                let code = await client.state?.user.qrCode ?? hello.user.qrCode
+                return CommandResult(fields: ["qrCode": .string(code)], text: code)
+            }
+        }
+    }
+
+    struct Rotate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rotate", abstract: "Replace the QR code; the old one stops working (qr.rotate).")
+
+        @OptionGroup var globals: GlobalOptions
+
+        func run() async throws {
+            try await OneShot.run(globals) { client, _ in
+                let result = try await client.request(Op.qrRotate)
+                return CommandResult(fields: result, text: result["qrCode"]?.stringValue ?? "QR code rotated")
+            }
+        }
+    }
+}

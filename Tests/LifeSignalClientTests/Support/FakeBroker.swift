@@ -1,0 +1,154 @@
+import Foundation
+import LifeSignalProtocol
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A scripted stand-in for the broker on a loopback port: each accepted connection is handed, on its
+/// own thread, to the next script. Blocking sockets keep the scripts linear and readable.
+final class FakeBroker: Sendable {
+    typealias Script = @Sendable (FakeConnection) throws -> Void
+
+    let port: Int
+    private let listener: Int32
+
+    /// Serves one script per connection, in order; connections beyond the scripts are closed.
+    init(scripts: [Script]) throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard listener >= 0 else { throw FakeBrokerError("socket failed") }
+        self.listener = listener
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(listener, address, length) == 0 && listen(listener, 16) == 0
+                    && getsockname(listener, address, &length) == 0
+            }
+        }
+        guard bound else { throw FakeBrokerError("bind/listen failed") }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        Thread.detachNewThread {
+            for script in scripts {
+                let fd = accept(listener, nil, nil)
+                guard fd >= 0 else { return }
+                let connection = FakeConnection(fd: fd)
+                Thread.detachNewThread {
+                    do {
+                        try script(connection)
+                    } catch {
+                        // The client hung up early; the test's own expectations report what matters.
+                    }
+                    connection.close()
+                }
+            }
+        }
+    }
+
+    /// Stops accepting; a pending accept returns.
+    func stop() {
+        shutdown(listener, Int32(SHUT_RDWR))
+        Glibc.close(listener)
+    }
+}
+
+struct FakeBrokerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// One accepted connection, read and written in frames.
+final class FakeConnection: Sendable {
+    private let fd: Int32
+
+    init(fd: Int32) {
+        self.fd = fd
+    }
+
+    /// The next request, as an object.
+    func read() throws -> JSONObject {
+        let header = try readExactly(4)
+        let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+        guard let object = try JSONValue.parse(readExactly(length)).objectValue else {
+            throw FakeBrokerError("request is not an object")
+        }
+        return object
+    }
+
+    /// Reads a request and checks its op.
+    func read(op: String) throws -> JSONObject {
+        let request = try read()
+        guard request["op"]?.stringValue == op else {
+            throw FakeBrokerError("expected \(op), got \(request)")
+        }
+        return request
+    }
+
+    func send(_ object: JSONValue) throws {
+        try write(FrameEncoder.frame(object))
+    }
+
+    func ok(_ request: JSONObject, _ fields: JSONObject = [:]) throws {
+        var object: JSONObject = ["op": "ok", "rid": request["rid"] ?? .null]
+        for (key, value) in fields { object[key] = value }
+        try send(.object(object))
+    }
+
+    func error(rid: JSONValue?, _ error: ProtocolError) throws {
+        var object: JSONObject = ["op": "error", "code": .string(error.code.rawValue), "message": .string(error.message)]
+        if let rid { object["rid"] = rid }
+        try send(.object(object))
+    }
+
+    func event(seq: Int64, _ name: String, _ data: JSONValue) throws {
+        try send(["op": "event", "seq": .int(seq), "event": .string(name), "data": data])
+    }
+
+    /// Answers `hello` and sends the catch-up: a snapshot when `snapshot` is given, else `events`.
+    /// Returns the hello request so the test can check its `resume`.
+    @discardableResult
+    func greet(lastSeq: Int64, snapshot: Snapshot? = nil, heartbeatMs: Int64 = 30_000) throws -> JSONObject {
+        let hello = try read(op: "hello")
+        var fields = Fixtures.helloFields(lastSeq: lastSeq)
+        fields["heartbeatMs"] = .int(heartbeatMs)
+        try ok(hello, fields)
+        if let snapshot { try send(snapshot.json) }
+        return hello
+    }
+
+    /// Blocks until the client closes its side.
+    func waitForClose() {
+        var byte: UInt8 = 0
+        while recv(fd, &byte, 1, 0) > 0 {}
+    }
+
+    func close() {
+        shutdown(fd, Int32(SHUT_RDWR))
+        Glibc.close(fd)
+    }
+
+    private func readExactly(_ count: Int) throws -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var offset = 0
+        while offset < count {
+            let received = bytes.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + offset, count - offset, 0) }
+            guard received > 0 else { throw FakeBrokerError("connection closed") }
+            offset += received
+        }
+        return bytes
+    }
+
+    private func write(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes.withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            guard sent > 0 else { throw FakeBrokerError("send failed") }
+            offset += sent
+        }
+    }
+}
