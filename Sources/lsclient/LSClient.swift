@@ -20,4 +20,8 @@ struct LSClient: AsyncParsableCommand {
             WatchCommand.self,
         ]
     )
+
+    static func main() async {
+        await main(GlobalOptionsPlacement.normalized(Array(CommandLine.arguments.dropFirst())))
+    }
 }

@@ -45,6 +45,10 @@ final class BrokerProcess: @unchecked Sendable {
     func stop(signal: Int32 = SIGTERM) -> Int32 {
         guard let process, process.isRunning else { return process?.terminationStatus ?? 0 }
         kill(process.processIdentifier, signal)
+        // Bounded: a broker that ignores the signal fails the test instead of hanging it.
+        let deadline = ContinuousClock.now + .seconds(15)
+        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         output?.waitUntilFinished()
         return process.terminationStatus
