@@ -19,10 +19,43 @@ extension Broker {
         }
     }
 
+    /// Calls `body` once every one of `userIDs` that exists is loaded, with those sessions by id.
+    /// They are pinned until `body` returns, so none is unloaded while the others load.
+    func withSessions(_ userIDs: Set<String>, _ body: @escaping @Sendable ([String: UserSession]) -> Void) {
+        guard !userIDs.isEmpty else { return body([:]) }
+        let gathering = SessionGathering(count: userIDs.count)
+        for userID in userIDs {
+            withSession(userID) { [self] session in
+                if let session {
+                    session.assumeIsolated { $0.pins += 1 }
+                    gathering.loaded[userID] = session
+                }
+                gathering.remaining -= 1
+                guard gathering.remaining == 0 else { return }
+                body(gathering.loaded)
+                for session in gathering.loaded.values {
+                    let idle = session.assumeIsolated { session in
+                        session.pins -= 1
+                        return session.isIdle
+                    }
+                    if idle { evictIfIdle(session) }
+                }
+            }
+        }
+    }
+
+    /// The session of a user who is loaded now, if any.
+    func loadedSession(_ userID: String) -> UserSession? {
+        if case .loaded(let session) = users[userID] { session } else { nil }
+    }
+
     private func load(_ userID: String, waiters: [(UserSession?) -> Void]) {
         users[userID] = .loading(waiters: waiters)
-        store.loadUser(id: userID) { [self] result in
-            assumeIsolated { $0.finishLoading(userID, result) }
+        store.submit(StoreWrite(changes: [], query: .user(id: userID))) { [self] result in
+            let loaded = result.map { written -> StoredUser? in
+                if case .user(let stored) = written.queryResult { stored } else { nil }
+            }
+            assumeIsolated { $0.finishLoading(userID, loaded) }
         }
     }
 
@@ -71,4 +104,11 @@ extension Broker {
     func releasePushToken(_ token: String, from key: DeviceKey) {
         if pushTokenOwners[token] == key { pushTokenOwners[token] = nil }
     }
+}
+
+/// The sessions `withSessions` has gathered so far. Loop thread only.
+private final class SessionGathering: @unchecked Sendable {
+    var loaded: [String: UserSession] = [:]
+    var remaining: Int
+    init(count: Int) { remaining = count }
 }

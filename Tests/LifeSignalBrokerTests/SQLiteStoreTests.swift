@@ -17,18 +17,28 @@ import Testing
              alert: nil, preferences: Preferences(push: true, mutedTypes: [.ping]), createdAt: 1_700_000_000_000)
     }
 
-    private func write(_ store: SQLiteStore, _ changes: [StoreChange], catchUp: CatchUpRead? = nil) async
+    private func write(_ store: SQLiteStore, _ changes: [StoreChange], query: StoreQuery? = nil) async
         -> Result<StoreWriteResult, Error>
     {
         await withCheckedContinuation { continuation in
-            store.submit(StoreWrite(changes: changes, catchUp: catchUp)) { continuation.resume(returning: $0) }
+            store.submit(StoreWrite(changes: changes, query: query)) { continuation.resume(returning: $0) }
         }
     }
 
     private func load(_ store: SQLiteStore, _ id: String) async throws -> StoredUser? {
-        try await withCheckedThrowingContinuation { continuation in
-            store.loadUser(id: id) { continuation.resume(with: $0) }
+        guard case .user(let stored) = try await write(store, [], query: .user(id: id)).get().queryResult else {
+            return nil
         }
+        return stored
+    }
+
+    private func events(_ store: SQLiteStore, _ id: String, after: Int64, through: Int64) async throws
+        -> [[UInt8]]?
+    {
+        let answer = try await write(store, [], query: .events(userID: id, afterSeq: after, throughSeq: through))
+            .get().queryResult
+        guard case .events(let bodies) = answer else { return nil }
+        return bodies
     }
 
     @Test func aCreatedUserLoadsBackWithDevicesAndSeq() async throws {
@@ -64,12 +74,9 @@ import Testing
         changes.append(.pruneEvents(userID: alice.id, throughSeq: 4))
         _ = try await write(store, changes).get()
 
-        let recent = try await write(store, [], catchUp: CatchUpRead(userID: alice.id, afterSeq: 6, throughSeq: 9)).get()
-        #expect(recent.catchUpEvents == [[7], [8], [9]])
-        let pruned = try await write(store, [], catchUp: CatchUpRead(userID: alice.id, afterSeq: 2, throughSeq: 9)).get()
-        #expect(pruned.catchUpEvents == nil)
-        let empty = try await write(store, [], catchUp: CatchUpRead(userID: alice.id, afterSeq: 10, throughSeq: 10)).get()
-        #expect(empty.catchUpEvents == [])
+        #expect(try await events(store, alice.id, after: 6, through: 9) == [[7], [8], [9]])
+        #expect(try await events(store, alice.id, after: 2, through: 9) == nil)
+        #expect(try await events(store, alice.id, after: 10, through: 10) == [])
         store.close()
     }
 
@@ -98,8 +105,7 @@ import Testing
         #expect(succeeded.withLock { $0 } == [true, false, true])
         let loaded = try #require(try await load(store, alice.id))
         #expect(loaded.lastSeq == 3)
-        let all = try await write(store, [], catchUp: CatchUpRead(userID: alice.id, afterSeq: 0, throughSeq: 3)).get()
-        #expect(all.catchUpEvents == nil)  // seq 2 was rolled back with its request
+        #expect(try await events(store, alice.id, after: 0, through: 3) == nil)  // seq 2 rolled back with its request
         store.close()
     }
 
@@ -135,6 +141,61 @@ import Testing
         _ = try await write(store, [.movePushToken(token: "shared", owner: bobPhone.key), .upsertDevice(bobPhone)]).get()
         #expect(try await load(store, alice.id)?.devices.first?.pushToken == nil)
         #expect(try await load(store, bob.id)?.devices.first?.pushToken == "shared")
+        store.close()
+    }
+
+    @Test func contactsLoadWithTheOtherUsersCurrentDetails() async throws {
+        let store = try openStore()
+        var alice = user("Alice")
+        let bob = user("Bob")
+        let ping = PendingPing(id: "p_1", sentAt: 7)
+        _ = try await write(store, [
+            .createUser(alice, tokenHash: [0]), .createUser(bob, tokenHash: [0]),
+            .upsertContact(ContactRecord(userID: bob.id, contactID: alice.id, isResponder: false, isDependent: true,
+                                         addedAt: 1, outgoingPing: ping)),
+        ]).get()
+        alice.name = "Alice Renamed"
+        alice.lastCheckInAt = 10
+        alice.alert = AlertInfo(id: "a_1", startedAt: 11, message: nil)
+        _ = try await write(store, [.updateUser(alice)]).get()
+        let loaded = try #require(try await load(store, bob.id))
+        #expect(loaded.contacts.count == 1)
+        #expect(loaded.contacts.first?.record.outgoingPing == ping)
+        #expect(loaded.contacts.first?.mirror == ContactMirror(of: alice))
+        _ = try await write(store, [.deleteContact(userID: bob.id, contactID: alice.id)]).get()
+        #expect(try await load(store, bob.id)?.contacts.isEmpty == true)
+        store.close()
+    }
+
+    @Test func notificationsPageNewestFirstAndKeepTheirCounts() async throws {
+        let store = try openStore()
+        let alice = user("Alice")
+        var changes: [StoreChange] = [.createUser(alice, tokenHash: [0])]
+        for index in 0..<150 {
+            changes.append(.insertNotification(userID: alice.id, Notification(
+                id: "n_\(index)", type: .ping, title: "Ping", message: "m\(index)", timestamp: Int64(index),
+                contactData: ContactData(id: "u_x", name: "X", role: .responder, action: .ping))))
+        }
+        _ = try await write(store, changes).get()
+        _ = try await write(store, [.setNotificationRead(id: "n_149"), .deleteNotification(id: "n_148")]).get()
+        let loaded = try #require(try await load(store, alice.id))
+        #expect(loaded.notificationCount == 149)
+        #expect(loaded.unreadCount == 148)
+        #expect(loaded.recentNotifications.count == 100)
+        #expect(loaded.recentNotifications.first?.id == "n_149")
+        #expect(loaded.recentNotifications.first?.isRead == true)
+        #expect(loaded.recentNotifications.first?.contactData?.role == .responder)
+
+        let page = try await write(store, [], query: .notifications(userID: alice.id, beforeID: "n_10", limit: 5))
+            .get().queryResult
+        guard case .notifications(let older?) = page else { Issue.record("no page"); return }
+        #expect(older.map(\.id) == ["n_9", "n_8", "n_7", "n_6", "n_5"])
+        let foreign = try await write(store, [], query: .notifications(userID: "u_other", beforeID: "n_10", limit: 5))
+            .get().queryResult
+        if case .notifications(let none) = foreign { #expect(none == nil) }
+
+        _ = try await write(store, [.markAllNotificationsRead(userID: alice.id)]).get()
+        #expect(try await load(store, alice.id)?.unreadCount == 0)
         store.close()
     }
 }

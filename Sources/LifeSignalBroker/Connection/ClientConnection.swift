@@ -84,9 +84,29 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
             queued.append(request)
             phase = .authenticating(queued: queued)
         case .active(let session, _):
-            session.assumeIsolated { $0.handle(request, from: self) }
+            if holds > 0 {
+                heldRequests.append(request)
+            } else {
+                session.assumeIsolated { $0.handle(request, from: self) }
+            }
         case .closing:
             break
+        }
+    }
+
+    /// Preparations under way (a query, then a load, may nest) and what arrived meanwhile.
+    private var holds = 0
+    private var heldRequests: [Request] = []
+
+    /// Holds this connection's next requests until the matching `releaseRequests()`: a request
+    /// whose preparation is under way must run before the ones after it (§2).
+    func holdRequests() { holds += 1 }
+
+    func releaseRequests() {
+        holds -= 1
+        // A released request may be prepared in turn and hold again: the rest stay queued behind it.
+        while holds == 0, !heldRequests.isEmpty, !isClosing {
+            route(heldRequests.removeFirst())
         }
     }
 

@@ -46,7 +46,7 @@ extension UserSession {
         let snapshot = replay == nil ? snapshotFrame(seq: baseline) : nil
         let ticket = connection.reserveResponse()
         pendingCommits += 1
-        let write = StoreWrite(changes: [.upsertDevice(record)], catchUp: replay)
+        let write = StoreWrite(changes: [.upsertDevice(record)], query: replay)
         broker.store.submit(write) { [self] result in
             assumeIsolated { session in
                 defer { session.commitFinished() }
@@ -55,7 +55,7 @@ extension UserSession {
                     return
                 }
                 var reply = Outbound.ok(rid: hello.rid, greeting)
-                if let events = written.catchUpEvents {
+                if case .events(let events?) = written.queryResult {
                     for body in events { reply += FrameEncoder.frame(body: body) }
                 } else {
                     // Pruned after all (the store disagrees with memory): fall back to the state now.
@@ -68,13 +68,17 @@ extension UserSession {
     }
 
     /// The range to replay for `resume`, or nil when a snapshot is due (§3).
-    private func catchUpRange(resume: Int64?, through baseline: Int64) -> CatchUpRead? {
+    private func catchUpRange(resume: Int64?, through baseline: Int64) -> StoreQuery? {
         guard let resume, resume >= 0, resume <= baseline, resume + 1 >= oldestRetainedSeq else { return nil }
-        return CatchUpRead(userID: userID, afterSeq: resume, throughSeq: baseline)
+        return .events(userID: userID, afterSeq: resume, throughSeq: baseline)
     }
 
     func snapshotFrame(seq: Int64) -> [UInt8] {
-        Outbound.snapshot(seq: seq, user: user, contacts: [], notifications: [], unreadCount: 0)
+        let ordered = contacts.values.sorted {
+            ($0.record.addedAt, $0.record.contactID) < ($1.record.addedAt, $1.record.contactID)
+        }
+        return Outbound.snapshot(seq: seq, user: user, contacts: ordered.map(\.document),
+                                 notifications: notifications.newest, unreadCount: notifications.unreadCount)
     }
 
     /// The device went away: it is offline from now on, last seen now.

@@ -19,7 +19,10 @@ extension UserSession {
         if let preferences = try request.optionalObject("preferences") {
             updated.preferences = try Self.preferences(preferences, applyingTo: updated.preferences)
         }
-        if updated != user { replaceUser(with: updated, &mutation) }
+        if updated != user {
+            replaceUser(with: updated, &mutation)
+            showChanges(to: Set(contacts.keys), into: &mutation)
+        }
         return ["user": user.json]
     }
 

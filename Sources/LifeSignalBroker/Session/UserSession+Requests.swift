@@ -13,8 +13,9 @@ extension UserSession {
         case Op.register:
             broker.assumeIsolated { $0.register(request, from: connection) }
         case Op.profileUpdate:
-            perform(request, from: connection) { (mutation) throws(ProtocolError) in
-                try updateProfile(request, &mutation)
+            // Every contact is told of a changed profile, so they are loaded first.
+            perform(request, from: connection, loading: Set(contacts.keys)) { (session, mutation) throws(ProtocolError) in
+                try session.updateProfile(request, &mutation)
             }
         case Op.qrRotate:
             perform(request, from: connection) { mutation in rotateQRCode(&mutation) }
@@ -26,6 +27,34 @@ extension UserSession {
             perform(request, from: connection) { mutation in unregisterPushToken(device: connection, &mutation) }
         case Op.devicesList:
             connection.respond(rid: request.rid, ["devices": .array(deviceInfos.map(\.json))])
+        case Op.contactsAdd:
+            addContact(request, from: connection)
+        case Op.contactsRemove:
+            removeContact(request, from: connection)
+        case Op.contactsSetRoles:
+            setContactRoles(request, from: connection)
+        case Op.contactsList:
+            connection.respond(rid: request.rid, contactList)
+        case Op.pingSend:
+            sendPing(request, from: connection)
+        case Op.pingRespond:
+            respondToPing(request, from: connection)
+        case Op.pingClear:
+            clearPing(request, from: connection)
+        case Op.checkIn:
+            checkIn(request, from: connection)
+        case Op.alertTrigger:
+            triggerAlert(request, from: connection)
+        case Op.alertCancel:
+            cancelAlert(request, from: connection)
+        case Op.notificationsList:
+            listNotifications(request, from: connection)
+        case Op.notificationsRead:
+            readNotification(request, from: connection)
+        case Op.notificationsReadAll:
+            perform(request, from: connection) { mutation in readAllNotifications(&mutation) }
+        case Op.notificationsDelete:
+            deleteNotification(request, from: connection)
         default:
             connection.respond(error: ProtocolError(.unknownOp, "unknown op '\(request.op)'"), rid: request.rid)
         }

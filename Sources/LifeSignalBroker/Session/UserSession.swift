@@ -25,6 +25,16 @@ actor UserSession {
     var pendingCommits = 0
     /// Set when a commit failed: memory may be ahead of the store, so the session is reloaded.
     var isStale = false
+    /// Requests being prepared that need this session loaded when their rules run.
+    var pins = 0
+    /// Contacts by the other user's id.
+    var contacts: [String: ContactLink]
+    var notifications: NotificationWindow
+    /// Notifications older than the window that a request has read from the store since: their
+    /// state here is the current one (nil: deleted), whatever an earlier read still in flight says.
+    var olderNotifications: [String: Notification?] = [:]
+    /// When `notifications.readAll` last ran: anything stored before then is read.
+    var readAllCutoff: Int64?
 
     init(stored: StoredUser, broker: Broker, loop: EventLoop, configuration: BrokerConfiguration) {
         self.loop = loop
@@ -36,9 +46,14 @@ actor UserSession {
         devices = Dictionary(uniqueKeysWithValues: stored.devices.map { ($0.key.deviceID, $0) })
         lastSeq = stored.lastSeq
         oldestRetainedSeq = stored.oldestRetainedSeq
+        contacts = Dictionary(uniqueKeysWithValues: stored.contacts.map {
+            ($0.record.contactID, ContactLink(record: $0.record, mirror: $0.mirror))
+        })
+        notifications = NotificationWindow(newest: stored.recentNotifications, totalCount: stored.notificationCount,
+                                           unreadCount: stored.unreadCount)
     }
 
-    var isIdle: Bool { online.isEmpty && pendingCommits == 0 }
+    var isIdle: Bool { online.isEmpty && pendingCommits == 0 && pins == 0 }
 
     /// Assigns the next seq, logs the event durably in `mutation`, and queues its delivery.
     func emit(_ name: String, _ data: JSONValue, into mutation: inout Mutation) {

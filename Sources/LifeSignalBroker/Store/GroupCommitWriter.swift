@@ -94,9 +94,7 @@ final class GroupCommitWriter: Sendable {
         do {
             try db.inSavepoint {
                 for change in write.changes { try SQLiteWrites.apply(change, db) }
-                if let catchUp = write.catchUp {
-                    result.catchUpEvents = try SQLiteReads.events(catchUp, db)
-                }
+                if let query = write.query { result.queryResult = try SQLiteReads.answer(query, db) }
                 return .commit
             }
             return .success(result)

@@ -1,8 +1,29 @@
 import Foundation
 import GRDB
+import LifeSignalProtocol
 
-/// Queries the broker needs; each runs inside a read or the writer's transaction.
+/// Queries the broker needs; each runs inside the writer's transaction (see `StoreQuery`).
 enum SQLiteReads {
+    /// How many of a user's newest notifications are loaded with the user.
+    static let recentNotificationLimit = 100
+
+    static func answer(_ query: StoreQuery, _ db: Database) throws -> StoreQueryResult {
+        switch query {
+        case .events(let userID, let afterSeq, let throughSeq):
+            .events(try events(userID: userID, after: afterSeq, through: throughSeq, db))
+        case .user(let id):
+            .user(try storedUser(id: id, db))
+        case .userIDForQRCode(let code):
+            .userID(try String.fetchOne(db, sql: "SELECT id FROM users WHERE qr_code = ?", arguments: [code]))
+        case .notifications(let userID, let beforeID, let limit):
+            .notifications(try notifications(userID: userID, beforeID: beforeID, limit: limit, db))
+        case .notification(let userID, let id):
+            .notification(try Row.fetchOne(
+                db, sql: "SELECT * FROM notifications WHERE id = ? AND user_id = ?", arguments: [id, userID]
+            ).map(NotificationColumns.notification(from:)))
+        }
+    }
+
     static func storedUser(id: String, _ db: Database) throws -> StoredUser? {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]) else {
             return nil
@@ -19,25 +40,95 @@ enum SQLiteReads {
         let lastSeq: Int64 = bounds?["newest"] ?? 0
         let oldest: Int64 = bounds?["oldest"] ?? lastSeq + 1
         let tokenHash: Data = row["token_hash"]
-        return StoredUser(user: UserColumns.user(from: row), tokenHash: Array(tokenHash), devices: devices,
-                          lastSeq: lastSeq, oldestRetainedSeq: oldest)
+        let counts = try Row.fetchOne(db, sql: """
+            SELECT count(*) AS total, count(*) FILTER (WHERE is_read = 0) AS unread
+            FROM notifications WHERE user_id = ?
+            """, arguments: [id])
+        return StoredUser(
+            user: UserColumns.user(from: row), tokenHash: Array(tokenHash), devices: devices,
+            lastSeq: lastSeq, oldestRetainedSeq: oldest, contacts: try contacts(of: id, db),
+            recentNotifications: try notifications(userID: id, beforeID: nil, limit: recentNotificationLimit, db) ?? [Notification](),
+            notificationCount: counts?["total"] ?? 0, unreadCount: counts?["unread"] ?? 0)
     }
 
-    /// The bodies of `(afterSeq, throughSeq]`, or nil if any of them has been pruned.
-    static func events(_ read: CatchUpRead, _ db: Database) throws -> [[UInt8]]? {
-        guard read.throughSeq > read.afterSeq else { return [] }
+    /// Each contact row joined with the contact's own user row, which the mirror is made of.
+    private static func contacts(of userID: String, _ db: Database) throws
+        -> [(record: ContactRecord, mirror: ContactMirror)]
+    {
+        try Row.fetchAll(db, sql: """
+            SELECT c.*, u.name, u.last_check_in_at, u.check_in_deadline, u.is_non_responsive, u.alert_id
+            FROM contacts c JOIN users u ON u.id = c.contact_id WHERE c.user_id = ?
+            """, arguments: [userID]
+        ).map { row in
+            let record = ContactRecord(
+                userID: userID, contactID: row["contact_id"], isResponder: row["is_responder"],
+                isDependent: row["is_dependent"], addedAt: row["added_at"],
+                incomingPing: pendingPing(id: row["incoming_ping_id"], at: row["incoming_ping_at"]),
+                outgoingPing: pendingPing(id: row["outgoing_ping_id"], at: row["outgoing_ping_at"]))
+            let alertID: String? = row["alert_id"]
+            let mirror = ContactMirror(
+                name: row["name"], lastCheckInAt: row["last_check_in_at"], checkInDeadline: row["check_in_deadline"],
+                isNonResponsive: row["is_non_responsive"], hasActiveAlert: alertID != nil)
+            return (record, mirror)
+        }
+    }
+
+    private static func pendingPing(id: String?, at: Int64?) -> PendingPing? {
+        guard let id, let at else { return nil }
+        return PendingPing(id: id, sentAt: at)
+    }
+
+    private static func notifications(userID: String, beforeID: String?, limit: Int, _ db: Database) throws
+        -> [Notification]?
+    {
+        var upperBound = Int64.max
+        if let beforeID {
+            guard let position = try Int64.fetchOne(
+                db, sql: "SELECT position FROM notifications WHERE id = ? AND user_id = ?",
+                arguments: [beforeID, userID]) else { return nil }
+            upperBound = position
+        }
+        return try Row.fetchAll(db, sql: """
+            SELECT * FROM notifications WHERE user_id = ? AND position < ? ORDER BY position DESC LIMIT ?
+            """, arguments: [userID, upperBound, limit]
+        ).map(NotificationColumns.notification(from:))
+    }
+
+    /// The bodies of `(after, through]`, or nil if any of them has been pruned.
+    static func events(userID: String, after: Int64, through: Int64, _ db: Database) throws -> [[UInt8]]? {
+        guard through > after else { return [] }
         let rows = try Row.fetchCursor(
             db, sql: "SELECT seq, body FROM events WHERE user_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
-            arguments: [read.userID, read.afterSeq, read.throughSeq])
+            arguments: [userID, after, through])
         var bodies: [[UInt8]] = []
-        var expected = read.afterSeq + 1
+        var expected = after + 1
         while let row = try rows.next() {
             let seq: Int64 = row["seq"]
             guard seq == expected else { return nil }
-            let body: [UInt8] = (row["body"] as Data).withUnsafeBytes { Array($0) }
-            bodies.append(body)
+            let body: Data = row["body"]
+            bodies.append(Array(body))
             expected += 1
         }
-        return expected == read.throughSeq + 1 ? bodies : nil
+        return expected == through + 1 ? bodies : nil
+    }
+}
+
+/// Rows of `notifications` back into documents.
+enum NotificationColumns {
+    static func notification(from row: Row) -> Notification {
+        let contactData: String? = row["contact_data"]
+        return Notification(
+            id: row["id"],
+            type: NotificationType(rawValue: row["type"]) ?? .added,
+            title: row["title"],
+            message: row["message"],
+            timestamp: row["timestamp"],
+            isRead: row["is_read"],
+            relatedContactID: row["related_contact_id"],
+            relatedAlertID: row["related_alert_id"],
+            relatedPingID: row["related_ping_id"],
+            contactData: contactData.flatMap { text in
+                (try? JSONValue.parse(Array(text.utf8))).flatMap { try? ContactData(json: $0) }
+            })
     }
 }

@@ -39,6 +39,38 @@ enum SQLiteSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("v2: contacts, notifications") { db in
+            try db.execute(sql: """
+                CREATE TABLE contacts (
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    contact_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    is_responder INTEGER NOT NULL,
+                    is_dependent INTEGER NOT NULL,
+                    added_at INTEGER NOT NULL,
+                    incoming_ping_at INTEGER,
+                    incoming_ping_id TEXT,
+                    outgoing_ping_at INTEGER,
+                    outgoing_ping_id TEXT,
+                    PRIMARY KEY (user_id, contact_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE notifications (
+                    position INTEGER PRIMARY KEY,
+                    id TEXT NOT NULL UNIQUE,
+                    user_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    type TEXT NOT NULL,
+                    title TEXT NOT NULL,
+                    message TEXT NOT NULL,
+                    timestamp INTEGER NOT NULL,
+                    is_read INTEGER NOT NULL,
+                    related_contact_id TEXT,
+                    related_alert_id TEXT,
+                    related_ping_id TEXT,
+                    contact_data TEXT
+                );
+                CREATE INDEX notifications_by_user ON notifications (user_id, position);
+                CREATE INDEX notifications_unread ON notifications (user_id) WHERE is_read = 0;
+                """)
+        }
         return migrator
     }
 }

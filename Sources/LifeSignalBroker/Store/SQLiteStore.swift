@@ -6,8 +6,6 @@ import GRDB
 public final class SQLiteStore: BrokerStore {
     let pool: DatabasePool
     private let writer: GroupCommitWriter
-    private let scheduler: CompletionScheduler
-    private let readQueue = DispatchQueue(label: "lifesignal.store.read", attributes: .concurrent)
 
     /// Opens (creating if needed) `directory/lifesignal.sqlite` and runs pending migrations.
     public init(directory: String, scheduler: @escaping CompletionScheduler) throws {
@@ -20,21 +18,11 @@ public final class SQLiteStore: BrokerStore {
         let path = (directory as NSString).appendingPathComponent("lifesignal.sqlite")
         pool = try DatabasePool(path: path, configuration: configuration)
         try SQLiteSchema.migrator.migrate(pool)
-        self.scheduler = scheduler
         writer = GroupCommitWriter(pool: pool, scheduler: scheduler)
     }
 
     public func submit(_ write: StoreWrite, completion: @escaping @Sendable (Result<StoreWriteResult, Error>) -> Void) {
         writer.submit(write, completion: completion)
-    }
-
-    public func loadUser(id: String, completion: @escaping @Sendable (Result<StoredUser?, Error>) -> Void) {
-        let pool = self.pool
-        let scheduler = self.scheduler
-        readQueue.async {
-            let result = Result { try pool.read { db in try SQLiteReads.storedUser(id: id, db) } }
-            scheduler { completion(result) }
-        }
     }
 
     public func close() {

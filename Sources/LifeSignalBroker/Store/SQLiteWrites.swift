@@ -33,6 +33,37 @@ enum SQLiteWrites {
         case .pruneEvents(let userID, let throughSeq):
             try db.cachedStatement(sql: "DELETE FROM events WHERE user_id = ? AND seq <= ?")
                 .execute(arguments: [userID, throughSeq])
+        case .upsertContact(let contact):
+            try db.cachedStatement(sql: """
+                INSERT OR REPLACE INTO contacts (user_id, contact_id, is_responder, is_dependent, added_at,
+                    incoming_ping_at, incoming_ping_id, outgoing_ping_at, outgoing_ping_id)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    contact.userID, contact.contactID, contact.isResponder, contact.isDependent, contact.addedAt,
+                    contact.incomingPing?.sentAt, contact.incomingPing?.id,
+                    contact.outgoingPing?.sentAt, contact.outgoingPing?.id,
+                ])
+        case .deleteContact(let userID, let contactID):
+            try db.cachedStatement(sql: "DELETE FROM contacts WHERE user_id = ? AND contact_id = ?")
+                .execute(arguments: [userID, contactID])
+        case .insertNotification(let userID, let notification):
+            try db.cachedStatement(sql: """
+                INSERT INTO notifications (id, user_id, type, title, message, timestamp, is_read,
+                    related_contact_id, related_alert_id, related_ping_id, contact_data)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [
+                    notification.id, userID, notification.type.rawValue, notification.title, notification.message,
+                    notification.timestamp, notification.isRead, notification.relatedContactID,
+                    notification.relatedAlertID, notification.relatedPingID,
+                    notification.contactData.map { String(decoding: $0.json.serialized(), as: UTF8.self) },
+                ])
+        case .setNotificationRead(let id):
+            try db.cachedStatement(sql: "UPDATE notifications SET is_read = 1 WHERE id = ?").execute(arguments: [id])
+        case .markAllNotificationsRead(let userID):
+            try db.cachedStatement(sql: "UPDATE notifications SET is_read = 1 WHERE user_id = ? AND is_read = 0")
+                .execute(arguments: [userID])
+        case .deleteNotification(let id):
+            try db.cachedStatement(sql: "DELETE FROM notifications WHERE id = ?").execute(arguments: [id])
         }
     }
 }

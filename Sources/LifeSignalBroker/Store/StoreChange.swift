@@ -12,6 +12,74 @@ public enum StoreChange: Sendable {
     case appendEvent(userID: String, seq: Int64, body: [UInt8])
     /// Drops events at or below `throughSeq` (retention).
     case pruneEvents(userID: String, throughSeq: Int64)
+    /// One side of a relationship; a request always writes both sides.
+    case upsertContact(ContactRecord)
+    case deleteContact(userID: String, contactID: String)
+    case insertNotification(userID: String, Notification)
+    case setNotificationRead(id: String)
+    case markAllNotificationsRead(userID: String)
+    case deleteNotification(id: String)
+}
+
+/// One user's stored view of a contact: the roles and the pings between them.
+public struct ContactRecord: Sendable, Equatable {
+    public var userID: String
+    public var contactID: String
+    /// The contact is the user's responder (watches over them).
+    public var isResponder: Bool
+    /// The contact is the user's dependent (the user watches over them).
+    public var isDependent: Bool
+    public var addedAt: Int64
+    /// A ping from the contact, waiting for the user's response.
+    public var incomingPing: PendingPing?
+    /// The user's ping to the contact, waiting for theirs.
+    public var outgoingPing: PendingPing?
+
+    public init(userID: String, contactID: String, isResponder: Bool, isDependent: Bool, addedAt: Int64,
+                incomingPing: PendingPing? = nil, outgoingPing: PendingPing? = nil) {
+        self.userID = userID
+        self.contactID = contactID
+        self.isResponder = isResponder
+        self.isDependent = isDependent
+        self.addedAt = addedAt
+        self.incomingPing = incomingPing
+        self.outgoingPing = outgoingPing
+    }
+}
+
+public struct PendingPing: Sendable, Equatable {
+    public var id: String
+    public var sentAt: Int64
+    public init(id: String, sentAt: Int64) {
+        self.id = id
+        self.sentAt = sentAt
+    }
+}
+
+/// What a user's contacts see of them (PROTOCOL §4: the mirrored check-in and alert fields).
+public struct ContactMirror: Sendable, Equatable {
+    public var name: String
+    public var lastCheckInAt: Int64?
+    public var checkInDeadline: Int64?
+    public var isNonResponsive: Bool
+    public var hasActiveAlert: Bool
+
+    public init(of user: User) {
+        name = user.name
+        lastCheckInAt = user.lastCheckInAt
+        checkInDeadline = user.checkInDeadline
+        isNonResponsive = user.isNonResponsive
+        hasActiveAlert = user.alert != nil
+    }
+
+    public init(name: String, lastCheckInAt: Int64?, checkInDeadline: Int64?, isNonResponsive: Bool,
+                hasActiveAlert: Bool) {
+        self.name = name
+        self.lastCheckInAt = lastCheckInAt
+        self.checkInDeadline = checkInDeadline
+        self.isNonResponsive = isNonResponsive
+        self.hasActiveAlert = hasActiveAlert
+    }
 }
 
 /// (user, device): the identity of a device.
@@ -39,34 +107,41 @@ public struct DeviceRecord: Sendable, Equatable {
     }
 }
 
-/// Events to read back inside the write transaction, after the writes before it:
-/// `(afterSeq, throughSeq]` of one user. Used for `hello … resume`.
-public struct CatchUpRead: Sendable {
-    public var userID: String
-    public var afterSeq: Int64
-    public var throughSeq: Int64
-    public init(userID: String, afterSeq: Int64, throughSeq: Int64) {
-        self.userID = userID
-        self.afterSeq = afterSeq
-        self.throughSeq = throughSeq
-    }
+/// A read that runs in the writer's queue, after every write submitted before it, so it
+/// sees exactly what the broker has acknowledged or is about to.
+public enum StoreQuery: Sendable {
+    /// Event bodies of `(afterSeq, throughSeq]`, for `hello … resume`.
+    case events(userID: String, afterSeq: Int64, throughSeq: Int64)
+    case user(id: String)
+    case userIDForQRCode(String)
+    /// Newest first; `beforeID` is exclusive. Nil in the result when `beforeID` is not the user's.
+    case notifications(userID: String, beforeID: String?, limit: Int)
+    case notification(userID: String, id: String)
+}
+
+public enum StoreQueryResult: Sendable {
+    /// Nil when some of the events are no longer retained.
+    case events([[UInt8]]?)
+    case user(StoredUser?)
+    case userID(String?)
+    case notifications([Notification]?)
+    case notification(Notification?)
 }
 
 /// Everything one request asks of the store.
 public struct StoreWrite: Sendable {
     public var changes: [StoreChange]
-    public var catchUp: CatchUpRead?
-    public init(changes: [StoreChange], catchUp: CatchUpRead? = nil) {
+    public var query: StoreQuery?
+    public init(changes: [StoreChange], query: StoreQuery? = nil) {
         self.changes = changes
-        self.catchUp = catchUp
+        self.query = query
     }
 }
 
 /// The outcome of a committed `StoreWrite`.
 public struct StoreWriteResult: Sendable {
-    /// Event bodies in seq order, or nil when some of them are no longer retained.
-    public var catchUpEvents: [[UInt8]]?
-    public init(catchUpEvents: [[UInt8]]? = nil) { self.catchUpEvents = catchUpEvents }
+    public var queryResult: StoreQueryResult?
+    public init(queryResult: StoreQueryResult? = nil) { self.queryResult = queryResult }
 }
 
 /// A user as loaded from the store: the hot state a session starts from.
@@ -77,11 +152,11 @@ public struct StoredUser: Sendable {
     public var lastSeq: Int64
     /// Oldest seq still in the log (lastSeq + 1 when the log is empty).
     public var oldestRetainedSeq: Int64
-    public init(user: User, tokenHash: [UInt8], devices: [DeviceRecord], lastSeq: Int64, oldestRetainedSeq: Int64) {
-        self.user = user
-        self.tokenHash = tokenHash
-        self.devices = devices
-        self.lastSeq = lastSeq
-        self.oldestRetainedSeq = oldestRetainedSeq
-    }
+    /// Each contact with what the user sees of them now.
+    public var contacts: [(record: ContactRecord, mirror: ContactMirror)]
+    /// The newest notifications, newest first (at most `recentNotificationLimit`).
+    public var recentNotifications: [Notification]
+    public var notificationCount: Int
+    public var unreadCount: Int
+
 }

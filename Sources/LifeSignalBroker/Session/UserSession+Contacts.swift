@@ -1,0 +1,150 @@
+import LifeSignalProtocol
+
+extension UserSession {
+    /// `contacts.add`: the owner of `qrCode` becomes a contact, both sides at once (§5).
+    func addContact(_ request: Request, from connection: ClientConnection) {
+        let qrCode: String
+        let isResponder: Bool
+        let isDependent: Bool
+        do throws(ProtocolError) {
+            qrCode = try request.string("qrCode")
+            isResponder = try request.bool("isResponder")
+            isDependent = try request.bool("isDependent")
+            guard qrCode != user.qrCode else { throw .badRequest("that is your own QR code") }
+        } catch {
+            return connection.respond(error: error, rid: request.rid)
+        }
+        afterQuery(.userIDForQRCode(qrCode), from: connection) { session, answer in
+            guard case .userID(let otherID?) = answer else {
+                return connection.respond(error: .notFound("no user has that QR code"), rid: request.rid)
+            }
+            session.perform(request, from: connection, loading: [otherID]) { (session, mutation) throws(ProtocolError) in
+                try session.link(to: otherID, qrCode: qrCode, isResponder: isResponder, isDependent: isDependent,
+                                 &mutation)
+            }
+        }
+    }
+
+    private func link(to otherID: String, qrCode: String, isResponder: Bool, isDependent: Bool,
+                      _ mutation: inout Mutation) throws(ProtocolError) -> JSONObject {
+        // The code may have been rotated while the user was loading: only the current one works.
+        guard let other = session(of: otherID), other.assumeIsolated({ $0.user.qrCode }) == qrCode else {
+            throw .notFound("no user has that QR code")
+        }
+        guard otherID != userID else { throw .badRequest("that is your own QR code") }
+        guard contacts[otherID] == nil else { throw ProtocolError(.conflict, "already a contact") }
+        let mine = ContactLink(
+            record: ContactRecord(userID: userID, contactID: otherID, isResponder: isResponder,
+                                  isDependent: isDependent, addedAt: mutation.now),
+            mirror: ContactMirror(of: other.assumeIsolated { $0.user }))
+        let theirs = ContactLink(
+            record: ContactRecord(userID: otherID, contactID: userID, isResponder: isDependent,
+                                  isDependent: isResponder, addedAt: mutation.now),
+            mirror: ContactMirror(of: user))
+        saveLink(mine, into: &mutation)
+        notify(.added, "You added \(mine.mirror.name).", about: otherID, named: mine.mirror.name, role: mine.role,
+               into: &mutation)
+        let myName = user.name
+        other.assumeIsolated { other in
+            other.saveLink(theirs, into: &mutation)
+            other.notify(.added, "\(myName) added you.", about: userID, named: myName, role: theirs.role,
+                         into: &mutation)
+        }
+        return ["contact": mine.document.json]
+    }
+
+    /// `contacts.remove`: both sides and any pings between them go (§5).
+    func removeContact(_ request: Request, from connection: ClientConnection) {
+        withContact(request, from: connection) { (session, contactID, mutation) throws(ProtocolError) in
+            guard let other = session.session(of: contactID), let mine = session.contacts[contactID] else {
+                throw .notFound("no such contact")
+            }
+            let myName = session.user.name
+            let userID = session.userID
+            session.dropLink(to: contactID, into: &mutation)
+            session.notify(.removed, "You removed \(mine.mirror.name).", about: contactID, named: mine.mirror.name,
+                           role: .none, into: &mutation)
+            other.assumeIsolated { other in
+                other.dropLink(to: userID, into: &mutation)
+                other.notify(.removed, "\(myName) removed you.", about: userID, named: myName, role: .none,
+                             into: &mutation)
+            }
+            return [:]
+        }
+    }
+
+    /// `contacts.setRoles`: both sides change together; a ping whose sender no longer watches
+    /// over its recipient is withdrawn (§5).
+    func setContactRoles(_ request: Request, from connection: ClientConnection) {
+        let isResponder: Bool
+        let isDependent: Bool
+        do throws(ProtocolError) {
+            isResponder = try request.bool("isResponder")
+            isDependent = try request.bool("isDependent")
+        } catch {
+            return connection.respond(error: error, rid: request.rid)
+        }
+        withContact(request, from: connection) { (session, contactID, mutation) throws(ProtocolError) in
+            try session.setRoles(of: contactID, isResponder: isResponder, isDependent: isDependent, &mutation)
+        }
+    }
+
+    private func setRoles(of contactID: String, isResponder: Bool, isDependent: Bool,
+                          _ mutation: inout Mutation) throws(ProtocolError) -> JSONObject {
+        guard let other = session(of: contactID), var mine = contacts[contactID],
+              var theirs = other.assumeIsolated({ $0.contacts[userID] }) else { throw .notFound("no such contact") }
+        guard mine.record.isResponder != isResponder || mine.record.isDependent != isDependent else {
+            return ["contact": mine.document.json]
+        }
+        mine.record.isResponder = isResponder
+        mine.record.isDependent = isDependent
+        theirs.record.isResponder = isDependent
+        theirs.record.isDependent = isResponder
+        // A ping goes only from a responder to their dependent.
+        if !mine.record.isDependent {
+            mine.record.outgoingPing = nil
+            theirs.record.incomingPing = nil
+        }
+        if !theirs.record.isDependent {
+            theirs.record.outgoingPing = nil
+            mine.record.incomingPing = nil
+        }
+        let phrase = mine.role.phrase
+        let myName = user.name
+        saveLink(mine, into: &mutation)
+        notify(.role, "You changed \(mine.mirror.name)'s role to \(phrase).", about: contactID,
+               named: mine.mirror.name, role: mine.role, into: &mutation)
+        other.assumeIsolated { other in
+            other.saveLink(theirs, into: &mutation)
+            other.notify(.role, "\(myName) changed your role to \(phrase).", about: userID, named: myName,
+                         role: theirs.role, into: &mutation)
+        }
+        return ["contact": mine.document.json]
+    }
+
+    /// `contacts.list`, ordered by when each was added.
+    var contactList: JSONObject {
+        let ordered = contacts.values.sorted {
+            ($0.record.addedAt, $0.record.contactID) < ($1.record.addedAt, $1.record.contactID)
+        }
+        return ["contacts": .array(ordered.map(\.document.json))]
+    }
+
+    typealias ContactRules = @Sendable (isolated UserSession, String, inout Mutation) throws(ProtocolError)
+        -> JSONObject
+
+    /// Runs `rules` for a request naming an existing contact in `contactId`, with that contact loaded.
+    func withContact(_ request: Request, from connection: ClientConnection, _ rules: @escaping ContactRules) {
+        let contactID: String
+        do throws(ProtocolError) {
+            contactID = try Validate.id(try request.string("contactId"), field: "contactId")
+            guard contacts[contactID] != nil else { throw .notFound("no such contact") }
+        } catch {
+            return connection.respond(error: error, rid: request.rid)
+        }
+        perform(request, from: connection, loading: [contactID]) { (session, mutation) throws(ProtocolError) in
+            guard session.contacts[contactID] != nil else { throw .notFound("no such contact") }
+            return try rules(session, contactID, &mutation)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import LifeSignalProtocol
+
+extension UserSession {
+    /// `notifications.list`: newest first, `limit` 1–100, `before` an id (exclusive). Pages
+    /// inside the in-memory window are answered at once; older ones come from the store.
+    func listNotifications(_ request: Request, from connection: ClientConnection) {
+        let limit: Int
+        let beforeID: String?
+        do throws(ProtocolError) {
+            let asked = try request.optionalInt("limit") ?? 100
+            guard (1...100).contains(asked) else { throw .badRequest("field 'limit' must be 1…100") }
+            limit = Int(asked)
+            beforeID = try request.optionalString("before").map { (id) throws(ProtocolError) in
+                try Validate.id(id, field: "before")
+            }
+        } catch {
+            return connection.respond(error: error, rid: request.rid)
+        }
+        if let page = notifications.page(before: beforeID, limit: limit) {
+            return connection.respond(rid: request.rid, notificationPage(page))
+        }
+        afterQuery(.notifications(userID: userID, beforeID: beforeID, limit: limit), from: connection) { session, answer in
+            guard case .notifications(let stored?) = answer else {
+                return connection.respond(error: .notFound("no such notification"), rid: request.rid)
+            }
+            connection.respond(rid: request.rid, session.notificationPage(stored.compactMap(session.current)))
+        }
+    }
+
+    private func notificationPage(_ page: [Notification]) -> JSONObject {
+        ["notifications": .array(page.map(\.json)), "unreadCount": .int(Int64(notifications.unreadCount))]
+    }
+
+    /// A stored notification as it is now: a later change in memory wins over what was read.
+    private func current(_ stored: Notification) -> Notification? {
+        if let inWindow = notifications.notification(id: stored.id) { return inWindow }
+        if let known = olderNotifications[stored.id] { return known }
+        var result = stored
+        if let cutoff = readAllCutoff, stored.timestamp <= cutoff { result.isRead = true }
+        return result
+    }
+
+    /// `notifications.read`: `notification.updated` to own devices, none if it was read already.
+    func readNotification(_ request: Request, from connection: ClientConnection) {
+        withNotification(request, from: connection) { session, notification, mutation in
+            guard !notification.isRead else { return [:] }
+            var updated = notification
+            updated.isRead = true
+            session.notifications.markRead(id: updated.id, wasUnread: true)
+            session.rememberOlder(updated)
+            mutation.changes.append(.setNotificationRead(id: updated.id))
+            session.emit(EventName.notificationUpdated, ["notification": updated.json], into: &mutation)
+            return [:]
+        }
+    }
+
+    /// `notifications.delete`: `notification.deleted` to own devices.
+    func deleteNotification(_ request: Request, from connection: ClientConnection) {
+        withNotification(request, from: connection) { session, notification, mutation in
+            session.notifications.remove(id: notification.id, wasUnread: !notification.isRead)
+            session.olderNotifications[notification.id] = .some(nil)
+            mutation.changes.append(.deleteNotification(id: notification.id))
+            session.emit(EventName.notificationDeleted, ["id": .string(notification.id)], into: &mutation)
+            return [:]
+        }
+    }
+
+    /// `notifications.readAll`: every notification read; `notifications.readAll` to own devices.
+    func readAllNotifications(_ mutation: inout Mutation) -> JSONObject {
+        let count = notifications.unreadCount
+        guard count > 0 else { return ["count": 0] }
+        notifications.markAllRead()
+        for (id, known) in olderNotifications {
+            if var notification = known {
+                notification.isRead = true
+                olderNotifications[id] = notification
+            }
+        }
+        readAllCutoff = mutation.now
+        mutation.changes.append(.markAllNotificationsRead(userID: userID))
+        emit(EventName.notificationsReadAll, ["count": .int(Int64(count))], into: &mutation)
+        return ["count": .int(Int64(count))]
+    }
+
+    private func rememberOlder(_ notification: Notification) {
+        if notifications.notification(id: notification.id) == nil { olderNotifications[notification.id] = notification }
+    }
+
+    typealias NotificationRules = @Sendable (isolated UserSession, Notification, inout Mutation) -> JSONObject
+
+    /// Runs `rules` on the caller's notification named by `id`, reading it from the store first
+    /// when it is older than the window. Someone else's id is `not_found`, like an unknown one.
+    private func withNotification(_ request: Request, from connection: ClientConnection,
+                                  _ rules: @escaping NotificationRules) {
+        let id: String
+        do throws(ProtocolError) {
+            id = try Validate.id(try request.string("id"), field: "id")
+        } catch {
+            return connection.respond(error: error, rid: request.rid)
+        }
+        let apply: @Sendable (isolated UserSession, Notification?) -> Void = { session, found in
+            session.perform(request, from: connection) { (mutation) throws(ProtocolError) in
+                guard let notification = found else { throw .notFound("no such notification") }
+                return rules(session, notification, &mutation)
+            }
+        }
+        if let inWindow = notifications.notification(id: id) { return apply(self, inWindow) }
+        if let known = olderNotifications[id] { return apply(self, known) }
+        afterQuery(.notification(userID: userID, id: id), from: connection) { session, answer in
+            guard case .notification(let stored) = answer else { return apply(session, nil) }
+            // A request that ran meanwhile may have changed it: memory wins over the read.
+            apply(session, stored.flatMap(session.current))
+        }
+    }
+}

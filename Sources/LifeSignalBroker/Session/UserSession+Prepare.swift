@@ -1,0 +1,52 @@
+import LifeSignalProtocol
+
+extension UserSession {
+    typealias Rules = @Sendable (isolated UserSession, inout Mutation) throws(ProtocolError) -> JSONObject
+
+    /// Runs `rules` for `request` once the sessions of `userIDs` are loaded. The rules run
+    /// synchronously on the loop with every user they touch in memory, so a change to two users
+    /// is one step; the connection's later requests wait until it has run.
+    func perform(_ request: Request, from connection: ClientConnection, loading userIDs: Set<String>,
+                 _ rules: @escaping Rules) {
+        let broker = self.broker
+        let missing = broker.assumeIsolated { broker in userIDs.filter { broker.loadedSession($0) == nil } }
+        guard !missing.isEmpty else {
+            perform(request, from: connection) { (mutation) throws(ProtocolError) in try rules(self, &mutation) }
+            return
+        }
+        connection.holdRequests()
+        pins += 1
+        broker.assumeIsolated { broker in
+            broker.withSessions(userIDs) { _ in
+                self.assumeIsolated { session in
+                    session.pins -= 1
+                    session.perform(request, from: connection) { (mutation) throws(ProtocolError) in
+                        try rules(session, &mutation)
+                    }
+                }
+                connection.releaseRequests()
+            }
+        }
+    }
+
+    /// Asks the store `query` (after every write before it), then continues with the answer
+    /// on the loop; the connection's later requests wait until then.
+    func afterQuery(_ query: StoreQuery, from connection: ClientConnection,
+                    _ next: @escaping @Sendable (isolated UserSession, StoreQueryResult?) -> Void) {
+        connection.holdRequests()
+        pins += 1
+        broker.store.submit(StoreWrite(changes: [], query: query)) { [self] result in
+            assumeIsolated { session in
+                session.pins -= 1
+                next(session, try? result.get().queryResult)
+                if session.isIdle { session.broker.assumeIsolated { $0.evictIfIdle(session) } }
+            }
+            connection.releaseRequests()
+        }
+    }
+
+    /// The loaded session of another user (the rules run only once it is loaded).
+    func session(of userID: String) -> UserSession? {
+        broker.assumeIsolated { $0.loadedSession(userID) }
+    }
+}
