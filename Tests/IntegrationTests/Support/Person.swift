@@ -1,0 +1,97 @@
+import LifeSignalProtocol
+import Testing
+
+/// An event as a device received it.
+struct ReceivedEvent {
+    let seq: Int64
+    let name: String
+    let data: JSONObject
+
+    var notification: JSONObject? { data["notification"]?.objectValue }
+    var contact: JSONObject? { data["contact"]?.objectValue }
+}
+
+/// A registered user with one or more raw devices, for testing the rules on the wire.
+final class Person {
+    let name: String
+    let id: String
+    let credential: Credential
+    private(set) var qrCode: String
+    private(set) var devices: [RawConnection] = []
+    let port: Int
+
+    var phone: RawConnection { devices[0] }
+
+    init(_ name: String, port: Int, devices deviceCount: Int = 1) throws {
+        self.name = name
+        self.port = port
+        let setup = try RawConnection(port: port)
+        guard let fields = setup.request(Op.register, ["name": .string(name)])?.okFields,
+              let user = fields["user"]?.objectValue, let id = user["id"]?.stringValue,
+              let qr = user["qrCode"]?.stringValue, let token = fields["token"]?.stringValue
+        else { throw RawConnection.SetupFailed() }
+        self.id = id
+        qrCode = qr
+        credential = Credential(userID: id, token: token)
+        for index in 0..<deviceCount { try addDevice("device-\(index)") }
+    }
+
+    @discardableResult
+    func addDevice(_ deviceID: String) throws -> RawConnection {
+        let device = try RawConnection(port: port)
+        guard device.hello(credential, device: deviceID)?.okFields != nil else { throw RawConnection.SetupFailed() }
+        _ = device.next()  // its snapshot
+        devices.append(device)
+        return device
+    }
+
+    /// Sends from the first device and returns the answer; its events stay queued.
+    func request(_ op: String, _ fields: JSONObject = [:]) -> ServerMessage? { phone.request(op, fields) }
+
+    func ok(_ op: String, _ fields: JSONObject = [:], sourceLocation: SourceLocation = #_sourceLocation) -> JSONObject {
+        let answer = phone.request(op, fields)
+        guard let fields = answer?.okFields else {
+            Issue.record("\(op) failed: \(String(describing: answer))", sourceLocation: sourceLocation)
+            return [:]
+        }
+        return fields
+    }
+
+    /// Adds `other` with their QR code, with the given roles from this person's side.
+    func add(_ other: Person, responder: Bool, dependent: Bool) {
+        _ = ok(Op.contactsAdd, ["qrCode": .string(other.qrCode), "isResponder": .bool(responder),
+                                "isDependent": .bool(dependent)])
+    }
+
+    func rotateQRCode() {
+        if let code = ok(Op.qrRotate)["qrCode"]?.stringValue { qrCode = code }
+    }
+
+    /// Every event each device has been sent so far (all devices settle).
+    func settle() -> [[ReceivedEvent]] { devices.map { $0.settle() } }
+}
+
+extension RawConnection {
+    /// The events this device has been sent until now: a keepalive is the barrier, since
+    /// whatever the broker sent before answering it arrives before the answer.
+    func settle() -> [ReceivedEvent] {
+        let rid = send(Op.keepalive)
+        var events: [ReceivedEvent] = []
+        while let message = next() {
+            switch message {
+            case .event(let seq, let name, let data):
+                events.append(ReceivedEvent(seq: seq, name: name, data: data.objectValue ?? [:]))
+            case .ok(let r, _) where r == rid, .error(let r, _) where r == rid:
+                return events
+            default:
+                continue
+            }
+        }
+        return events
+    }
+}
+
+extension Array where Element == ReceivedEvent {
+    func named(_ name: String) -> [ReceivedEvent] { filter { $0.name == name } }
+    var notifications: [JSONObject] { named(EventName.notificationAdded).compactMap(\.notification) }
+}
