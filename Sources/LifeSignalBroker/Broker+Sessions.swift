@@ -65,6 +65,7 @@ extension Broker {
         switch result {
         case .success(let stored?):
             let loaded = UserSession(stored: stored, broker: self, loop: loop, configuration: configuration)
+            logger.debug("user loaded", metadata: ["lifesignal.user": "\(userID)", "lifesignal.seq": "\(stored.lastSeq)"])
             for device in stored.devices {
                 if let token = device.pushToken { pushTokenOwners[token] = device.key }
             }
@@ -76,8 +77,16 @@ extension Broker {
             logger.error("could not load user", metadata: ["lifesignal.user": "\(userID)", "lifesignal.error": "\(error)"])
             users[userID] = nil
         }
+        // Pinned while the waiters run: one whose request fails must not unload the user
+        // under the next, which would then act on a session no longer in the registry.
+        session?.assumeIsolated { $0.pins += 1 }
         for waiter in waiters { waiter(session) }
-        if let session, session.assumeIsolated({ $0.isIdle }) { evictIfIdle(session) }
+        if let session, session.assumeIsolated({ session in
+            session.pins -= 1
+            return session.isIdle
+        }) {
+            evictIfIdle(session)
+        }
     }
 
     /// Unloads a session nobody needs: no device online, nothing in flight.
@@ -85,6 +94,9 @@ extension Broker {
         guard case .loaded(let current) = users[session.userID], current === session else { return }
         let (idle, tokens) = session.assumeIsolated { ($0.isIdle, $0.devices.values.compactMap(\.pushToken)) }
         guard idle else { return }
+        logger.debug("user unloaded", metadata: [
+            "lifesignal.user": "\(session.userID)", "lifesignal.seq": "\(session.assumeIsolated { $0.lastSeq })",
+        ])
         users[session.userID] = nil
         for token in tokens where pushTokenOwners[token]?.userID == session.userID { pushTokenOwners[token] = nil }
         if let waiters = pendingReloads.removeValue(forKey: session.userID) {

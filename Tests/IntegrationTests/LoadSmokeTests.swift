@@ -1,0 +1,42 @@
+import Foundation
+import LifeSignalProtocol
+import Testing
+
+/// `lsclient load keepalive` against the real broker: it sets devices up, runs, reports and exits
+/// cleanly. No timing is asserted (DESIGN §5): figures belong in docs/BENCHMARKS.md.
+@Suite("Load generator smoke test", .serialized)
+struct LoadSmokeTests {
+    @Test func keepaliveRunReportsResponsesAndNoErrors() throws {
+        let broker = try BrokerProcess()
+        let client = LSClient(broker: broker)
+        let outcome = try client.run(
+            ["load", "keepalive", "--devices", "5", "--in-flight", "4", "--duration", "1", "--warmup", "0",
+             "--broker-pid", "\(broker.pid)", "--json"],
+            timeout: .seconds(60))
+        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
+
+        // stdout is exactly one JSON document; progress goes to stderr.
+        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+        #expect(report.string(at: "scenario") == "keepalive")
+        #expect(report.int(at: "devices") == 5)
+        #expect(report.int(at: "inFlight") == 4)
+        #expect((report.int(at: "responses") ?? 0) > 0)
+        #expect(report["errors"]?.objectValue?.isEmpty == true)
+        #expect(report.int(at: "disconnects") == 0)
+        #expect(report.int(at: "latencyUs", "p99") != nil)
+        #expect(report.int(at: "broker", "pid") == Int64(broker.pid))
+
+        // Every device said bye: the broker is still healthy and stops cleanly.
+        #expect(broker.stop() == 0)
+    }
+
+    @Test func setupFailureExitsNonZeroWithAMessage() throws {
+        let broker = try BrokerProcess()
+        broker.stop()  // nothing listens on its port any more
+        let outcome = try LSClient(broker: broker).run(
+            ["load", "keepalive", "--devices", "3", "--duration", "1", "--warmup", "0"], timeout: .seconds(60))
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains("set-up failed"), "stderr:\n\(outcome.stderr)")
+        #expect(outcome.stdout.isEmpty)
+    }
+}
