@@ -8,12 +8,9 @@ struct NotificationRulesTests {
     let alice: Person
     let bob: Person
 
-    /// Alice has two devices and `count` ping notifications from Bob, her responder.
     init() throws {
-        broker = try BrokerProcess()
-        alice = try Person("Alice", port: broker.port, devices: 2)
-        bob = try Person("Bob", port: broker.port)
-        alice.add(bob, responder: true, dependent: false)
+        let cast = try AliceAndBob()
+        (broker, alice, bob) = (cast.broker, cast.alice, cast.bob)
     }
 
     private func receivePings(_ count: Int) {

@@ -8,14 +8,9 @@ struct PingAndSafetyRulesTests {
     let alice: Person
     let bob: Person
 
-    /// Bob is Alice's responder (Alice is Bob's dependent); Alice has two devices.
     init() throws {
-        broker = try BrokerProcess()
-        alice = try Person("Alice", port: broker.port, devices: 2)
-        bob = try Person("Bob", port: broker.port)
-        alice.add(bob, responder: true, dependent: false)
-        _ = alice.settle()
-        _ = bob.settle()
+        let cast = try AliceAndBob()
+        (broker, alice, bob) = (cast.broker, cast.alice, cast.bob)
     }
 
     @Test func aResponderPingsTheirDependentAndEveryDeviceSeesIt() throws {

@@ -91,35 +91,33 @@ extension UserSession {
 
     private func setRoles(of contactID: String, isResponder: Bool, isDependent: Bool,
                           _ mutation: inout Mutation) throws(ProtocolError) -> JSONObject {
-        guard let other = session(of: contactID), var mine = contacts[contactID],
-              var theirs = other.assumeIsolated({ $0.contacts[userID] }) else { throw .notFound("no such contact") }
-        guard mine.record.isResponder != isResponder || mine.record.isDependent != isDependent else {
-            return ["contact": mine.document.json]
+        var pair = try bothSides(of: contactID)
+        guard pair.mine.record.isResponder != isResponder || pair.mine.record.isDependent != isDependent else {
+            return ["contact": pair.mine.document.json]
         }
-        mine.record.isResponder = isResponder
-        mine.record.isDependent = isDependent
-        theirs.record.isResponder = isDependent
-        theirs.record.isDependent = isResponder
+        pair.mine.record.isResponder = isResponder
+        pair.mine.record.isDependent = isDependent
+        pair.theirs.record.isResponder = isDependent
+        pair.theirs.record.isDependent = isResponder
         // A ping goes only from a responder to their dependent.
-        if !mine.record.isDependent {
-            mine.record.outgoingPing = nil
-            theirs.record.incomingPing = nil
+        if !pair.mine.record.isDependent {
+            pair.mine.record.outgoingPing = nil
+            pair.theirs.record.incomingPing = nil
         }
-        if !theirs.record.isDependent {
-            theirs.record.outgoingPing = nil
-            mine.record.incomingPing = nil
+        if !pair.theirs.record.isDependent {
+            pair.theirs.record.outgoingPing = nil
+            pair.mine.record.incomingPing = nil
         }
-        let phrase = mine.role.phrase
-        let myName = user.name
-        saveLink(mine, into: &mutation)
-        notify(.role, "You changed \(mine.mirror.name)'s role to \(phrase).", about: contactID,
-               named: mine.mirror.name, role: mine.role, into: &mutation)
-        other.assumeIsolated { other in
-            other.saveLink(theirs, into: &mutation)
-            other.notify(.role, "\(myName) changed your role to \(phrase).", about: userID, named: myName,
-                         role: theirs.role, into: &mutation)
+        save(pair, into: &mutation)
+        let (phrase, myName, theirName) = (pair.mine.role.phrase, user.name, pair.mine.mirror.name)
+        notify(.role, "You changed \(theirName)'s role to \(phrase).", about: contactID, named: theirName,
+               role: pair.mine.role, into: &mutation)
+        let theirRole = pair.theirs.role
+        pair.other.assumeIsolated {
+            $0.notify(.role, "\(myName) changed your role to \(phrase).", about: userID, named: myName, role: theirRole,
+                      into: &mutation)
         }
-        return ["contact": mine.document.json]
+        return ["contact": pair.mine.document.json]
     }
 
     /// `contacts.list`, ordered by when each was added.

@@ -10,6 +10,19 @@ extension UserSession {
         emit(EventName.contactUpdated, ["contact": link.document.json], into: &mutation)
     }
 
+    /// Both sides of this user's relationship with `contactID`, for rules that change them together.
+    func bothSides(of contactID: String) throws(ProtocolError) -> Relationship {
+        guard let other = session(of: contactID), let mine = contacts[contactID],
+              let theirs = other.assumeIsolated({ $0.contacts[userID] }) else { throw .notFound("no such contact") }
+        return Relationship(other: other, mine: mine, theirs: theirs)
+    }
+
+    /// Stores both sides; `contact.updated` to both users' devices.
+    func save(_ relationship: Relationship, into mutation: inout Mutation) {
+        saveLink(relationship.mine, into: &mutation)
+        relationship.other.assumeIsolated { $0.saveLink(relationship.theirs, into: &mutation) }
+    }
+
     /// Deletes this user's side of a relationship; `contact.removed` to their devices.
     func dropLink(to contactID: String, into mutation: inout Mutation) {
         contacts[contactID] = nil
@@ -50,4 +63,11 @@ extension UserSession {
             session(of: contactID)?.assumeIsolated { $0.refreshMirror(of: userID, to: mirror, into: &mutation) }
         }
     }
+}
+
+/// A relationship seen from both ends: the other user's session, this user's link to them and theirs back.
+struct Relationship {
+    let other: UserSession
+    var mine: ContactLink
+    var theirs: ContactLink
 }

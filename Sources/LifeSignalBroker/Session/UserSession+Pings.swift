@@ -8,20 +8,16 @@ extension UserSession {
             return connection.respond(error: Self.notYourDependent, rid: request.rid)
         }
         withContact(request, from: connection) { (session, contactID, mutation) throws(ProtocolError) in
-            guard let other = session.session(of: contactID), var mine = session.contacts[contactID],
-                  var theirs = other.assumeIsolated({ $0.contacts[session.userID] }) else {
-                throw .notFound("no such contact")
-            }
-            guard mine.record.isDependent else { throw Self.notYourDependent }
+            var pair = try session.bothSides(of: contactID)
+            guard pair.mine.record.isDependent else { throw Self.notYourDependent }
             let ping = PendingPing(id: Credentials.newID(prefix: "p"), sentAt: mutation.now)
-            mine.record.outgoingPing = ping
-            theirs.record.incomingPing = ping
-            let (userID, myName) = (session.userID, session.user.name)
-            session.saveLink(mine, into: &mutation)
-            other.assumeIsolated { other in
-                other.saveLink(theirs, into: &mutation)
-                other.notify(.ping, "\(myName) pinged you.", about: userID, named: myName, role: theirs.role,
-                             pingID: ping.id, into: &mutation)
+            pair.mine.record.outgoingPing = ping
+            pair.theirs.record.incomingPing = ping
+            session.save(pair, into: &mutation)
+            let (userID, myName, role) = (session.userID, session.user.name, pair.theirs.role)
+            pair.other.assumeIsolated {
+                $0.notify(.ping, "\(myName) pinged you.", about: userID, named: myName, role: role, pingID: ping.id,
+                          into: &mutation)
             }
             return ["pingId": .string(ping.id)]
         }
@@ -30,19 +26,15 @@ extension UserSession {
     /// `ping.respond`: the dependent answers a pending ping; the pinger is told (§5).
     func respondToPing(_ request: Request, from connection: ClientConnection) {
         withContact(request, from: connection) { (session, contactID, mutation) throws(ProtocolError) in
-            guard let other = session.session(of: contactID), var mine = session.contacts[contactID],
-                  let ping = mine.record.incomingPing,
-                  var theirs = other.assumeIsolated({ $0.contacts[session.userID] }) else {
-                throw .notFound("no pending ping from that contact")
-            }
-            mine.record.incomingPing = nil
-            theirs.record.outgoingPing = nil
-            let (userID, myName) = (session.userID, session.user.name)
-            session.saveLink(mine, into: &mutation)
-            other.assumeIsolated { other in
-                other.saveLink(theirs, into: &mutation)
-                other.notify(.pingResponse, "\(myName) responded to your ping.", about: userID, named: myName,
-                             role: theirs.role, pingID: ping.id, into: &mutation)
+            var pair = try session.bothSides(of: contactID)
+            guard let ping = pair.mine.record.incomingPing else { throw .notFound("no pending ping from that contact") }
+            pair.mine.record.incomingPing = nil
+            pair.theirs.record.outgoingPing = nil
+            session.save(pair, into: &mutation)
+            let (userID, myName, role) = (session.userID, session.user.name, pair.theirs.role)
+            pair.other.assumeIsolated {
+                $0.notify(.pingResponse, "\(myName) responded to your ping.", about: userID, named: myName, role: role,
+                          pingID: ping.id, into: &mutation)
             }
             return [:]
         }
@@ -51,15 +43,11 @@ extension UserSession {
     /// `ping.clear`: the pinger withdraws their pending ping; nobody is notified (§5).
     func clearPing(_ request: Request, from connection: ClientConnection) {
         withContact(request, from: connection) { (session, contactID, mutation) throws(ProtocolError) in
-            guard let other = session.session(of: contactID), var mine = session.contacts[contactID],
-                  mine.record.outgoingPing != nil,
-                  var theirs = other.assumeIsolated({ $0.contacts[session.userID] }) else {
-                throw .notFound("no pending ping to that contact")
-            }
-            mine.record.outgoingPing = nil
-            theirs.record.incomingPing = nil
-            session.saveLink(mine, into: &mutation)
-            other.assumeIsolated { $0.saveLink(theirs, into: &mutation) }
+            var pair = try session.bothSides(of: contactID)
+            guard pair.mine.record.outgoingPing != nil else { throw .notFound("no pending ping to that contact") }
+            pair.mine.record.outgoingPing = nil
+            pair.theirs.record.incomingPing = nil
+            session.save(pair, into: &mutation)
             return [:]
         }
     }

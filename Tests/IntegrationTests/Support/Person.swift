@@ -95,3 +95,20 @@ extension Array where Element == ReceivedEvent {
     func named(_ name: String) -> [ReceivedEvent] { filter { $0.name == name } }
     var notifications: [JSONObject] { named(EventName.notificationAdded).compactMap(\.notification) }
 }
+
+/// The usual cast: a fresh broker, Alice with two devices, and Bob her responder (Alice is
+/// Bob's dependent), with the events of their introduction already read.
+struct AliceAndBob {
+    let broker: BrokerProcess
+    let alice: Person
+    let bob: Person
+
+    init() throws {
+        broker = try BrokerProcess()
+        alice = try Person("Alice", port: broker.port, devices: 2)
+        bob = try Person("Bob", port: broker.port)
+        alice.add(bob, responder: true, dependent: false)
+        _ = alice.settle()
+        _ = bob.settle()
+    }
+}
