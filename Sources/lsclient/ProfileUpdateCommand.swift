@@ -64,10 +64,12 @@ struct ProfileUpdateCommand: AsyncParsableCommand {
         if let muted = try mutedTypes() { preferences["mutedTypes"] = .array(muted.map { .string($0.rawValue) }) }
         if !preferences.isEmpty { fields["preferences"] = .object(preferences) }
 
-        try await OneShot.run(globals) { [fields] client, _ in
+        try await OneShot.run(globals) { [fields] client, hello in
             let result = try await client.request(Op.profileUpdate, fields)
             let user = result["user"].flatMap { try? User(json: $0) }
-            return CommandResult(fields: result, text: user.map(Readable.user) ?? "profile updated")
+            let clock = RelativeTime(serverTime: hello.serverTime)
+            let text = user.map { Readable.user($0, clock: clock) } ?? "profile updated"
+            return CommandResult(fields: result, text: text)
         }
     }
 }

@@ -9,39 +9,70 @@ import Darwin
 
 /// Text for people (the default output).
 enum Readable {
-    static func user(_ user: User) -> String {
+    static func user(_ user: User, clock: RelativeTime) -> String {
+        var checkIn = "every \(duration(seconds: user.checkInIntervalSec))"
+        checkIn += user.lastCheckInAt.map { ", last \(time($0)) (\(clock.ago($0)))" } ?? ", never yet"
+        checkIn += user.checkInDeadline.map { ", due \(time($0)) (\(clock.until($0)))" } ?? ""
         var lines = [
             "\(user.name) (\(user.id))",
             "  phone:       \(user.phone ?? "-")",
             "  QR code:     \(user.qrCode)",
-            "  check-in:    every \(duration(seconds: user.checkInIntervalSec))"
-                + (user.lastCheckInAt.map { ", last \(time($0))" } ?? ", never yet")
-                + (user.checkInDeadline.map { ", due \(time($0))" } ?? ""),
+            "  check-in:    \(checkIn)",
             "  push:        \(user.preferences.push ? "on" : "off")"
                 + (user.preferences.mutedTypes.isEmpty
                     ? "" : ", muted: " + user.preferences.mutedTypes.map(\.rawValue).joined(separator: ",")),
         ]
         if user.isNonResponsive { lines.append("  NON-RESPONSIVE: missed a check-in") }
-        if let alert = user.alert {
-            lines.append("  ALERT since \(time(alert.startedAt))" + (alert.message.map { ": \($0)" } ?? ""))
-        }
+        if let alert = user.alert { lines.append("  " + self.alert(alert, clock: clock)) }
         lines.append("  created:     \(time(user.createdAt))")
         return lines.joined(separator: "\n")
     }
 
-    static func contact(_ contact: Contact) -> String {
-        var flags: [String] = []
-        if contact.incomingPingAt != nil { flags.append("pinged you") }
-        if contact.outgoingPingAt != nil { flags.append("ping pending") }
-        if contact.isNonResponsive { flags.append("NON-RESPONSIVE") }
-        if contact.hasActiveAlert { flags.append("ALERT") }
-        let suffix = flags.isEmpty ? "" : " [" + flags.joined(separator: ", ") + "]"
-        return "\(contact.name) (\(contact.id)), \(contact.role.rawValue)\(suffix)"
+    /// `ALERT since 3m ago: "message"`.
+    static func alert(_ alert: AlertInfo, clock: RelativeTime) -> String {
+        "ALERT since \(clock.ago(alert.startedAt))" + (alert.message.map { ": \"\($0)\"" } ?? "")
     }
 
-    static func notification(_ notification: LifeSignalProtocol.Notification) -> String {
-        "\(notification.isRead ? " " : "*") \(time(notification.timestamp))  \(notification.title): "
-            + "\(notification.message)  (\(notification.id))"
+    /// `Bob — your dependent; pinged you (just now); checked in 2h ago, due in 22h`, with the id
+    /// after the name where the reader may need it for a command.
+    static func contact(_ contact: Contact, clock: RelativeTime, showID: Bool = false) -> String {
+        var items = [role(contact.role)]
+        if let at = contact.incomingPingAt { items.append("pinged you (\(clock.ago(at)))") }
+        if let at = contact.outgoingPingAt { items.append("you pinged (\(clock.ago(at))), no answer yet") }
+        // The broker fills these only for a dependent (PROTOCOL.md §4): elsewhere they say nothing.
+        if contact.isDependent {
+            if contact.hasActiveAlert { items.append("ALERT") }
+            if contact.isNonResponsive { items.append("MISSED CHECK-IN") }
+            var checkIn = contact.lastCheckInAt.map { "checked in \(clock.ago($0))" } ?? "never checked in"
+            if let deadline = contact.checkInDeadline { checkIn += ", due \(clock.until(deadline))" }
+            items.append(checkIn)
+        }
+        let name = showID ? "\(contact.name) (\(contact.id))" : contact.name
+        return "\(name) — " + items.joined(separator: "; ")
+    }
+
+    /// What a role means from this user's side.
+    static func role(_ role: ContactRole) -> String {
+        switch role {
+        case .both: return "your responder and dependent"
+        case .responder: return "your responder"
+        case .dependent: return "your dependent"
+        case .none: return "no role"
+        }
+    }
+
+    /// `● ping  Ping — Bob pinged you.  (just now)`: ● unread, ○ read; the id last, for `read ID`.
+    static func notification(
+        _ notification: LifeSignalProtocol.Notification, clock: RelativeTime, showID: Bool = false
+    ) -> String {
+        "\(notification.isRead ? "○" : "●") " + notificationBody(notification, clock: clock)
+            + (showID ? "  \(notification.id)" : "")
+    }
+
+    /// The notification without its read marker: `ping  Ping — Bob pinged you.  (just now)`.
+    static func notificationBody(_ notification: LifeSignalProtocol.Notification, clock: RelativeTime) -> String {
+        "\(notification.type.rawValue)  \(notification.title) — \(notification.message)  "
+            + "(\(clock.ago(notification.timestamp)))"
     }
 
     static func device(_ device: DeviceInfo) -> String {
@@ -52,56 +83,18 @@ enum Readable {
         return parts.joined(separator: "  ")
     }
 
-    static func event(_ event: ClientEvent) -> String {
-        switch event {
-        case .connected(let hello):
-            return "connected: \(hello.user.name), seq \(hello.lastSeq)"
-        case .snapshot(let snapshot):
-            let unread = snapshot.unreadCount
-            return "snapshot at seq \(snapshot.seq): \(snapshot.user.name) (\(snapshot.user.id)), "
-                + "\(snapshot.contacts.count) contact(s), \(snapshot.notifications.count) notification(s), "
-                + "\(unread) unread"
-        case .event(let seq, let name, let data):
-            return "#\(seq) \(name): \(eventSummary(name, data))"
-        case .disconnected(let error, let willReconnect):
-            let reason = error.map { "\($0)" } ?? "closed"
-            return "disconnected: \(reason)" + (willReconnect ? "; reconnecting" : "")
-        }
-    }
-
-    private static func eventSummary(_ name: String, _ data: JSONValue) -> String {
-        let object = data.objectValue ?? [:]
-        switch name {
-        case EventName.userUpdated:
-            if let user = object["user"].flatMap({ try? User(json: $0) }) {
-                return "\(user.name), phone \(user.phone ?? "-"), every \(duration(seconds: user.checkInIntervalSec))"
-                    + (user.alert != nil ? ", ALERT" : "") + (user.isNonResponsive ? ", NON-RESPONSIVE" : "")
-            }
-        case EventName.contactUpdated:
-            if let contact = object["contact"].flatMap({ try? Contact(json: $0) }) { return self.contact(contact) }
-        case EventName.notificationAdded, EventName.notificationUpdated:
-            if let notification = object["notification"].flatMap({ try? LifeSignalProtocol.Notification(json: $0) }) {
-                return self.notification(notification)
-            }
-        case EventName.contactRemoved:
-            if let id = object["contactId"]?.stringValue { return id }
-        case EventName.notificationDeleted:
-            if let id = object["id"]?.stringValue { return id }
-        case EventName.notificationsReadAll:
-            if let count = object["count"]?.intValue { return "\(count) marked read" }
-        default:
-            break
-        }
-        return String(decoding: data.serialized(), as: UTF8.self)
-    }
-
-    static func state(_ state: DeviceState) -> String {
-        var lines = ["seq \(state.lastSeq)", user(state.user)]
+    static func state(_ state: DeviceState, clock: RelativeTime) -> String {
+        var lines = ["seq \(state.lastSeq)", user(state.user, clock: clock)]
         lines.append("contacts (\(state.contacts.count)):")
-        lines += state.sortedContacts.map { "  " + contact($0) }
+        lines += state.sortedContacts.map { "  " + contact($0, clock: clock, showID: true) }
         lines.append("notifications (\(state.notifications.count), \(state.unreadCount) unread):")
-        lines += state.notifications.map { "  " + notification($0) }
+        lines += state.notifications.map { "  " + notification($0, clock: clock, showID: true) }
         return lines.joined(separator: "\n")
+    }
+
+    /// "1 contact", "2 contacts".
+    static func count(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     /// "1d", "2h30m", "90s".
@@ -114,11 +107,24 @@ enum Readable {
 
     /// UTC, to the second: "2025-11-22 05:13:20Z".
     static func time(_ milliseconds: Int64) -> String {
+        guard let parts = utc(milliseconds) else { return "\(milliseconds)" }
+        return "\(date(parts)) \(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
+    }
+
+    /// UTC: "2025-11-22".
+    static func date(_ milliseconds: Int64) -> String {
+        utc(milliseconds).map(date) ?? "\(milliseconds)"
+    }
+
+    private static func date(_ parts: tm) -> String {
+        "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))"
+    }
+
+    private static func utc(_ milliseconds: Int64) -> tm? {
         var seconds = time_t(milliseconds / 1000)
         var parts = tm()
-        guard gmtime_r(&seconds, &parts) != nil else { return "\(milliseconds)" }
-        func pad(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday)) "
-            + "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
+        return gmtime_r(&seconds, &parts) != nil ? parts : nil
     }
+
+    private static func pad(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

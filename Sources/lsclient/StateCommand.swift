@@ -16,7 +16,8 @@ struct StateCommand: AsyncParsableCommand {
             if globals.json {
                 Console.json(JSONLines.state(state))
             } else {
-                Console.out(Readable.state(state))
+                // Offline: relative times go by this machine's clock.
+                Console.out(Readable.state(state, clock: RelativeTime()))
             }
         }
     }

@@ -38,8 +38,11 @@ struct WatchCommand: AsyncParsableCommand {
             }
             defer { deadline?.cancel() }
 
+            // Before connecting: the printer follows the catch-up from the state it starts from.
+            var printer = EventPrinter(state: await client.state, clock: RelativeTime())
             do {
-                try await client.connect()
+                let hello = try await client.connect()
+                printer.clock.sync(serverTime: hello.serverTime)
             } catch LifeSignalClientError.closed {
                 // Stopped by a signal or --for-ms while connecting: keep what the catch-up applied.
                 context.saveState(await client.state)
@@ -49,7 +52,7 @@ struct WatchCommand: AsyncParsableCommand {
                 await client.close()
                 throw error
             }
-            let failure = await printEvents(of: client, context: context)
+            let failure = await printEvents(of: client, context: context, printer: &printer)
             await Self.stop(client)
             context.saveState(await client.state)
             if let failure { throw failure }
@@ -58,7 +61,7 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// Prints until the stream ends or `--count` is reached; returns the error that ended the session
     /// for good, if one did.
-    private func printEvents(of client: LifeSignalClient, context: CommandContext) async
+    private func printEvents(of client: LifeSignalClient, context: CommandContext, printer: inout EventPrinter) async
         -> LifeSignalClientError?
     {
         let clock = ContinuousClock()
@@ -69,7 +72,7 @@ struct WatchCommand: AsyncParsableCommand {
             if globals.json {
                 Console.json(JSONLines.line(for: event))
             } else {
-                Console.out(Readable.event(event))
+                for line in printer.lines(for: event) { Console.out(line) }
             }
             switch event {
             case .event:

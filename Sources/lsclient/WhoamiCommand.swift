@@ -10,7 +10,8 @@ struct WhoamiCommand: AsyncParsableCommand {
     func run() async throws {
         try await OneShot.run(globals) { client, hello in
             let user = await client.state?.user ?? hello.user
-            return CommandResult(fields: hello.json.objectValue ?? [:], text: Readable.user(user))
+            let text = Readable.user(user, clock: RelativeTime(serverTime: hello.serverTime))
+            return CommandResult(fields: hello.json.objectValue ?? [:], text: text)
         }
     }
 }

@@ -1,0 +1,150 @@
+import LifeSignalClient
+import LifeSignalProtocol
+
+/// `watch`'s lines for people. It keeps its own copy of the device state, applying each frame as it
+/// prints it: `notification.deleted` and `contact.removed` carry only an id, and the copy still
+/// knows what that id was. (The client's state may already be further ahead than the line being
+/// printed, so it cannot serve.)
+struct EventPrinter {
+    var clock: RelativeTime
+    private var state: DeviceState?
+
+    init(state: DeviceState?, clock: RelativeTime) {
+        self.state = state
+        self.clock = clock
+    }
+
+    mutating func lines(for event: ClientEvent) -> [String] {
+        switch event {
+        case .connected(let hello):
+            clock.sync(serverTime: hello.serverTime)
+            let unread = state.map { ", \($0.unreadCount) unread" } ?? ""
+            return ["connected as \(hello.user.name) (seq \(hello.lastSeq))\(unread)"]
+        case .snapshot(let snapshot):
+            state = DeviceState(snapshot: snapshot)
+            return snapshotLines(snapshot)
+        case .event(let seq, let name, let data):
+            let before = state
+            // The client has applied this already, so it applies here too; if not, the line still prints.
+            try? state?.apply(seq: seq, name: name, data: data)
+            return [eventLine(name: name, data: data, before: before)]
+        case .disconnected(let error, let willReconnect):
+            let reason = error.map { "\($0)" } ?? "closed"
+            return ["disconnected: \(reason)" + (willReconnect ? "; reconnecting" : "")]
+        }
+    }
+
+    /// The summary, then each unread notification the snapshot holds.
+    private func snapshotLines(_ snapshot: Snapshot) -> [String] {
+        var lines = [
+            "caught up from a snapshot: \(snapshot.user.name), "
+                + "\(Readable.count(snapshot.contacts.count, "contact")), "
+                + "\(Readable.count(snapshot.notifications.count, "notification")), \(snapshot.unreadCount) unread"
+        ]
+        let unread = snapshot.notifications.filter { !$0.isRead }
+        lines += unread.map { "  " + Readable.notification($0, clock: clock) }
+        // The snapshot carries only the newest notifications; older unread ones exist but are not here.
+        if snapshot.unreadCount > unread.count, let oldest = snapshot.notifications.last {
+            let older = snapshot.unreadCount - unread.count
+            lines.append("  … and \(older) older unread (lsclient notifications --before \(oldest.id) --unread)")
+        }
+        return lines
+    }
+
+    private func eventLine(name: String, data: JSONValue, before: DeviceState?) -> String {
+        let object = data.objectValue ?? [:]
+        switch name {
+        case EventName.userUpdated:
+            if let user = object["user"].flatMap({ try? User(json: $0) }) {
+                return "you" + note(Self.changes(from: before?.user, to: user)) + ": " + self.user(user)
+            }
+        case EventName.contactUpdated:
+            if let contact = object["contact"].flatMap({ try? Contact(json: $0) }) {
+                guard let previous = before?.contacts[contact.id] else {
+                    return "contact added: " + Readable.contact(contact, clock: clock)
+                }
+                return "contact updated" + note(Self.changes(from: previous, to: contact)) + ": "
+                    + Readable.contact(contact, clock: clock)
+            }
+        case EventName.contactRemoved:
+            if let id = object["contactId"]?.stringValue {
+                return "contact removed: " + (before?.contacts[id]?.name ?? id)
+            }
+        case EventName.notificationAdded:
+            if let notification = object["notification"].flatMap({ try? LifeSignalProtocol.Notification(json: $0) }) {
+                return Readable.notification(notification, clock: clock)
+            }
+        case EventName.notificationUpdated:
+            if let notification = object["notification"].flatMap({ try? LifeSignalProtocol.Notification(json: $0) }) {
+                return "marked \(notification.isRead ? "read" : "unread"): "
+                    + Readable.notificationBody(notification, clock: clock)
+            }
+        case EventName.notificationDeleted:
+            if let id = object["id"]?.stringValue {
+                if let notification = before?.notifications.first(where: { $0.id == id }) {
+                    return "deleted: " + Readable.notificationBody(notification, clock: clock)
+                }
+                return "deleted: notification \(id)"
+            }
+        case EventName.notificationsReadAll:
+            if let count = object["count"]?.intValue {
+                return "all marked read: \(Readable.count(Int(count), "notification"))"
+            }
+        default:
+            break
+        }
+        return "\(name): " + String(decoding: data.serialized(), as: UTF8.self)
+    }
+
+    /// " (checked in, ALERT raised)", or nothing when no change is known.
+    private func note(_ changes: [String]) -> String {
+        changes.isEmpty ? "" : " (" + changes.joined(separator: ", ") + ")"
+    }
+
+    /// What an update changed in the user's own document, so the line says why it was sent.
+    private static func changes(from old: User?, to new: User) -> [String] {
+        guard let old else { return [] }
+        var changes: [String] = []
+        if old.name != new.name { changes.append("renamed from \(old.name)") }
+        if old.phone != new.phone { changes.append("phone changed") }
+        if old.qrCode != new.qrCode { changes.append("new QR code") }
+        if old.checkInIntervalSec != new.checkInIntervalSec { changes.append("check-in interval changed") }
+        if old.lastCheckInAt != new.lastCheckInAt { changes.append("checked in") }
+        if !old.isNonResponsive && new.isNonResponsive { changes.append("MISSED CHECK-IN") }
+        if old.alert == nil, new.alert != nil { changes.append("ALERT raised") }
+        if old.alert != nil, new.alert == nil { changes.append("alert cancelled") }
+        if old.preferences != new.preferences { changes.append("preferences changed") }
+        return changes
+    }
+
+    /// What an update changed in a contact: a new role, a ping, a check-in, an alert.
+    private static func changes(from old: Contact, to new: Contact) -> [String] {
+        var changes: [String] = []
+        if old.name != new.name { changes.append("renamed from \(old.name)") }
+        if old.role != new.role { changes.append("now " + Readable.role(new.role)) }
+        if old.incomingPingAt != new.incomingPingAt {
+            changes.append(new.incomingPingAt == nil ? "their ping cleared" : "pinged you")
+        }
+        if old.outgoingPingAt != new.outgoingPingAt {
+            changes.append(new.outgoingPingAt == nil ? "your ping cleared" : "you pinged")
+        }
+        // These fields are filled only for a dependent: one who just became one did not just check in.
+        guard old.isDependent && new.isDependent else { return changes }
+        if old.lastCheckInAt != new.lastCheckInAt { changes.append("checked in") }
+        if !old.isNonResponsive && new.isNonResponsive { changes.append("MISSED CHECK-IN") }
+        if !old.hasActiveAlert && new.hasActiveAlert { changes.append("ALERT raised") }
+        if old.hasActiveAlert && !new.hasActiveAlert { changes.append("alert over") }
+        return changes
+    }
+
+    /// `Alice — check-in every 1d; checked in just now, due in 1d; ALERT since just now: "help"`.
+    private func user(_ user: User) -> String {
+        var items = ["check-in every \(Readable.duration(seconds: user.checkInIntervalSec))"]
+        var checkIn = user.lastCheckInAt.map { "checked in \(clock.ago($0))" } ?? "never checked in"
+        if let deadline = user.checkInDeadline { checkIn += ", due \(clock.until(deadline))" }
+        items.append(checkIn)
+        if user.isNonResponsive { items.append("MISSED CHECK-IN") }
+        if let alert = user.alert { items.append(Readable.alert(alert, clock: clock)) }
+        return "\(user.name) — " + items.joined(separator: "; ")
+    }
+}

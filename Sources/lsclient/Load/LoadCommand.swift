@@ -1,0 +1,17 @@
+import ArgumentParser
+
+/// `lsclient load <scenario>`: one process simulating many devices on one libuv loop.
+struct LoadCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load",
+        abstract: "Generate load: many simulated devices on one event loop.",
+        discussion: """
+            Each device is one connection with its own registered user, set up through the protocol \
+            (register, hello, snapshot) before the clock starts. The file-descriptor limit is raised \
+            to its hard limit, and with the broker on loopback the connections come from \
+            127.0.0.1–127.0.0.255. A progress line goes to stderr once a second; the results go to \
+            stdout as a table, or as one JSON document with --json. Set-up failures exit 1.
+            """,
+        subcommands: [KeepaliveLoadCommand.self]
+    )
+}

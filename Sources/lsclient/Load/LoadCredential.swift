@@ -1,0 +1,5 @@
+/// A user the load generator registered through the protocol; kept so a device can reconnect.
+struct LoadCredential {
+    let userID: String
+    let token: String
+}

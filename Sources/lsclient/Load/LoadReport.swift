@@ -1,0 +1,160 @@
+import Histogram
+import LifeSignalProtocol
+
+/// The results of one run: a Markdown table for people (it pastes into docs/BENCHMARKS.md as is)
+/// or one JSON document with the same figures.
+struct LoadReport {
+    /// A scenario setting, e.g. ("inFlight", "in flight per device", 16).
+    struct Parameter {
+        let key: String
+        let label: String
+        let value: Int
+    }
+
+    struct Latency {
+        let p50: UInt64
+        let p90: UInt64
+        let p99: UInt64
+        let p999: UInt64
+        let max: UInt64
+        let mean: Double
+
+        init(_ histogram: Histogram<UInt64>) {
+            p50 = histogram.valueAtPercentile(50)
+            p90 = histogram.valueAtPercentile(90)
+            p99 = histogram.valueAtPercentile(99)
+            p999 = histogram.valueAtPercentile(99.9)
+            max = histogram.max
+            mean = histogram.mean
+        }
+    }
+
+    /// The broker's side, when `--broker-pid` was given and /proc could be read.
+    struct Broker {
+        let pid: Int32
+        let cpu: CPUTime?
+        let residentKiB: Int?
+    }
+
+    var scenario: String
+    var brokerAddress: String
+    var devices: Int
+    var parameters: [Parameter]
+    var setupSeconds: Double
+    var warmupSeconds: Double
+    var measuredSeconds: Double
+    var responses: UInt64
+    var latency: Latency?
+    var errors: [String: UInt64]
+    var disconnects: UInt64
+    var loadGeneratorCPU: CPUTime
+    var broker: Broker?
+
+    var responsesPerSecond: Double { measuredSeconds > 0 ? Double(responses) / measuredSeconds : 0 }
+
+    /// CPU µs per response, the comparable cost figure across runs.
+    private func microsecondsPerResponse(_ cpu: CPUTime) -> Double? {
+        responses > 0 ? cpu.total * 1_000_000 / Double(responses) : nil
+    }
+
+    // MARK: - Table
+
+    var tableLines: [String] {
+        var rows: [(String, String)] = [
+            ("scenario", scenario),
+            ("broker", brokerAddress),
+            ("devices", NumberFormat.grouped(devices)),
+        ]
+        rows += parameters.map { ($0.label, NumberFormat.grouped($0.value)) }
+        rows += [
+            ("set-up (register + hello, all devices)", NumberFormat.fixed(setupSeconds, 2) + " s"),
+            ("warm-up (not counted)", NumberFormat.fixed(warmupSeconds, 1) + " s"),
+            ("measured", NumberFormat.fixed(measuredSeconds, 2) + " s"),
+            ("responses", NumberFormat.grouped(responses)),
+            ("responses/s", NumberFormat.grouped(Int(responsesPerSecond.rounded()))),
+        ]
+        if let latency {
+            rows += [
+                ("latency p50", "\(NumberFormat.grouped(latency.p50)) µs"),
+                ("latency p90", "\(NumberFormat.grouped(latency.p90)) µs"),
+                ("latency p99", "\(NumberFormat.grouped(latency.p99)) µs"),
+                ("latency p99.9", "\(NumberFormat.grouped(latency.p999)) µs"),
+                ("latency max", "\(NumberFormat.grouped(latency.max)) µs"),
+            ]
+        }
+        let errorText = errors.isEmpty
+            ? "none"
+            : errors.sorted { $0.key < $1.key }.map { "\($0.key) \(NumberFormat.grouped($0.value))" }.joined(separator: ", ")
+        rows += [
+            ("errors (from the end of set-up)", errorText),
+            ("disconnects (from the end of set-up)", NumberFormat.grouped(disconnects)),
+            ("lsclient CPU (measured window)", cpuText(loadGeneratorCPU)),
+        ]
+        if let broker {
+            if let cpu = broker.cpu { rows.append(("lsbroker CPU (measured window)", cpuText(cpu))) }
+            if let kib = broker.residentKiB {
+                rows.append(("lsbroker RSS at the end", NumberFormat.fixed(Double(kib) / 1024, 1) + " MiB"))
+            }
+        }
+        return ["| metric | value |", "|---|---|"] + rows.map { "| \($0.0) | \($0.1) |" }
+    }
+
+    private func cpuText(_ cpu: CPUTime) -> String {
+        var text = "\(NumberFormat.fixed(cpu.total, 2)) s (user \(NumberFormat.fixed(cpu.user, 2)), "
+            + "system \(NumberFormat.fixed(cpu.system, 2))"
+        if measuredSeconds > 0 { text += "; \(Int((cpu.total / measuredSeconds * 100).rounded()))% of a core" }
+        if let perResponse = microsecondsPerResponse(cpu) {
+            text += "; \(NumberFormat.fixed(perResponse, 2)) µs per response"
+        }
+        return text + ")"
+    }
+
+    // MARK: - JSON
+
+    var json: JSONValue {
+        var object: JSONObject = [
+            "scenario": .string(scenario),
+            "broker": .string(brokerAddress),
+            "devices": .int(Int64(devices)),
+        ]
+        for parameter in parameters { object[parameter.key] = .int(Int64(parameter.value)) }
+        object["setupSec"] = .double(NumberFormat.rounded(setupSeconds, 3))
+        object["warmupSec"] = .double(warmupSeconds)
+        object["durationSec"] = .double(NumberFormat.rounded(measuredSeconds, 3))
+        object["responses"] = .int(Int64(responses))
+        object["responsesPerSec"] = .double(NumberFormat.rounded(responsesPerSecond, 1))
+        if let latency {
+            object["latencyUs"] = .object([
+                "p50": .int(Int64(latency.p50)), "p90": .int(Int64(latency.p90)), "p99": .int(Int64(latency.p99)),
+                "p99.9": .int(Int64(latency.p999)), "max": .int(Int64(latency.max)),
+                "mean": .double(NumberFormat.rounded(latency.mean, 1)),
+            ])
+        } else {
+            object["latencyUs"] = .null
+        }
+        object["errors"] = .object(JSONObject(errors.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) }))
+        object["disconnects"] = .int(Int64(disconnects))
+        object["loadGenerator"] = .object(cpuJSON(loadGeneratorCPU))
+        if let broker {
+            var fields: JSONObject = ["pid": .int(Int64(broker.pid))]
+            if let cpu = broker.cpu {
+                for (key, value) in cpuJSON(cpu) { fields[key] = value }
+            }
+            fields["rssKiB"] = broker.residentKiB.map { .int(Int64($0)) } ?? .null
+            object["broker"] = .object(fields)
+        }
+        return .object(object)
+    }
+
+    private func cpuJSON(_ cpu: CPUTime) -> JSONObject {
+        var fields: JSONObject = [
+            "cpuSec": .double(NumberFormat.rounded(cpu.total, 3)),
+            "userSec": .double(NumberFormat.rounded(cpu.user, 3)),
+            "systemSec": .double(NumberFormat.rounded(cpu.system, 3)),
+        ]
+        if let perResponse = microsecondsPerResponse(cpu) {
+            fields["cpuUsPerResponse"] = .double(NumberFormat.rounded(perResponse, 3))
+        }
+        return fields
+    }
+}

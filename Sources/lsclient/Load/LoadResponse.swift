@@ -1,0 +1,20 @@
+import LifeSignalProtocol
+
+/// A response to a request a scenario sent, matched to that request.
+struct LoadResponse {
+    let rid: Int64
+    let kind: UInt8
+    /// When the request was sent, or was meant to be sent (see `PendingQueue.Entry.startNs`).
+    let startNs: UInt64
+    /// When the read that carried the response was handled.
+    let receivedNs: UInt64
+    /// The parsed frame: `.ok` or `.error`.
+    let message: ServerMessage
+
+    var latencyNs: UInt64 { receivedNs >= startNs ? receivedNs - startNs : 0 }
+
+    var errorCode: ProtocolError.Code? {
+        if case .error(_, let error) = message { return error.code }
+        return nil
+    }
+}

@@ -1,0 +1,269 @@
+import LifeSignalUV
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Drives one load run on one EventLoop, on the calling thread: sets the devices up through the
+/// protocol, lets the scenario run a warm-up and then the measured window, shows progress, and
+/// builds the report. Scenarios only decide what devices send.
+///
+/// Loop thread only (everything here runs before `loop.run()` or inside loop callbacks).
+final class LoadRun: LoadDeviceDelegate {
+    enum Phase {
+        case settingUp, warmingUp, measuring, stopping
+    }
+
+    let settings: LoadSettings
+    let scenario: LoadScenario
+    let loop: EventLoop
+    private(set) var devices: [LoadDevice] = []
+    private(set) var phase = Phase.settingUp
+    private(set) var stats = LoadStats()
+
+    // Set-up.
+    private var nextToSetUp = 0
+    private var readyCount = 0
+    private var openCount = 0
+    private var setupStartNs: UInt64 = 0
+    private var setupSeconds = 0.0
+
+    // Measured window.
+    private var measureStartNs: UInt64 = 0
+    private var ownCPUAtStart = CPUTime(user: 0, system: 0)
+    private var brokerCPUAtStart: CPUTime?
+
+    // Progress.
+    private var progress = LoadProgress()
+    private var lastTickNs: UInt64 = 0
+    private var lastTickResponses: UInt64 = 0
+
+    private var phaseTimer: Timer?
+    private var progressTimer: Timer?
+    private var interruptWatcher: SignalWatcher?
+    private var failure: String?
+    private var report: LoadReport?
+    private var finished = false
+
+    init(settings: LoadSettings, scenario: LoadScenario) throws {
+        self.settings = settings
+        self.scenario = scenario
+        self.loop = try EventLoop()
+    }
+
+    /// While this is true a scenario keeps sending; after the measured window it stops.
+    var isSending: Bool { phase == .warmingUp || phase == .measuring }
+
+    /// Runs to the end on the calling thread and returns the report.
+    /// - Throws: `LoadError` when set-up fails or the run is interrupted before its window ends.
+    func execute() throws -> LoadReport {
+        let limit = FileDescriptorLimit.raiseToHard()
+        guard settings.devices <= limit - FileDescriptorLimit.reserved else {
+            throw LoadError(
+                "\(settings.devices) devices need as many sockets, but this process may open only \(limit) files "
+                    + "(RLIMIT_NOFILE hard limit); run several lsclient load processes with fewer devices each")
+        }
+        try begin()
+        try loop.run()
+        if let failure { throw LoadError(failure) }
+        guard let report else { throw LoadError("the run ended before its measured window finished") }
+        return report
+    }
+
+    // MARK: - Phases
+
+    private func begin() throws {
+        let source = SourceAddresses(brokerHost: settings.broker.host)
+        devices = (0..<settings.devices).map { index in
+            LoadDevice(index: index, loop: loop, broker: settings.broker, sourceAddress: source.address(for: index),
+                       delegate: self)
+        }
+        progressTimer = try Timer(loop: loop)
+        phaseTimer = try Timer(loop: loop)
+        // Ctrl-C during the window ends it early with a report; during set-up it aborts.
+        interruptWatcher = try SignalWatcher(loop: loop, signal: SIGINT) { [unowned self] in interrupted() }
+
+        setupStartNs = MonotonicClock.nowNs()
+        lastTickNs = setupStartNs
+        progressTimer?.start(afterMs: 1_000, repeatMs: 1_000) { [unowned self] in tick() }
+        phaseTimer?.start(afterMs: UInt64(settings.setupTimeoutSeconds * 1_000)) { [unowned self] in
+            fail("set-up did not finish within \(NumberFormat.fixed(settings.setupTimeoutSeconds, 0)) s: "
+                + "\(readyCount) of \(devices.count) devices ready")
+        }
+        for _ in 0..<min(settings.setupConcurrency, devices.count) { setUpNextDevice() }
+        if devices.isEmpty { setupFinished() }
+    }
+
+    private func setUpNextDevice() {
+        guard nextToSetUp < devices.count else { return }
+        let device = devices[nextToSetUp]
+        nextToSetUp += 1
+        openCount += 1
+        device.connect()
+    }
+
+    private func setupFinished() {
+        setupSeconds = Double(MonotonicClock.nowNs() - setupStartNs) / 1e9
+        progress.show("set-up: \(devices.count) devices ready in \(NumberFormat.fixed(setupSeconds, 2)) s")
+        progress.finish()
+        phaseTimer?.stop()
+        phase = .warmingUp
+        lastTickNs = MonotonicClock.nowNs()
+        lastTickResponses = 0
+        for device in devices { scenario.start(device, in: self) }
+        if settings.warmupSeconds > 0 {
+            phaseTimer?.start(afterMs: UInt64(settings.warmupSeconds * 1_000)) { [unowned self] in startMeasuring() }
+        } else {
+            startMeasuring()
+        }
+    }
+
+    private func startMeasuring() {
+        phase = .measuring
+        stats.resetForMeasurement()
+        ownCPUAtStart = ProcessUsage.ownCPU()
+        brokerCPUAtStart = settings.brokerPID.flatMap(ProcessUsage.cpu(pid:))
+        measureStartNs = MonotonicClock.nowNs()
+        lastTickNs = measureStartNs
+        lastTickResponses = 0
+        phaseTimer?.start(afterMs: UInt64(settings.durationSeconds * 1_000)) { [unowned self] in stopMeasuring() }
+    }
+
+    /// Ends the window: freezes the figures, then lets every device say bye.
+    private func stopMeasuring() {
+        guard phase == .measuring else { return }
+        let endNs = MonotonicClock.nowNs()
+        let ownCPU = ProcessUsage.ownCPU() - ownCPUAtStart
+        var broker: LoadReport.Broker?
+        if let pid = settings.brokerPID {
+            let cpu = ProcessUsage.cpu(pid: pid).flatMap { end in brokerCPUAtStart.map { end - $0 } }
+            let resident = ProcessUsage.residentKiB(pid: pid)
+            if cpu == nil || resident == nil {
+                progress.finish()
+                Console.err("warning: could not read /proc/\(pid); broker figures are incomplete")
+            }
+            broker = LoadReport.Broker(pid: pid, cpu: cpu, residentKiB: resident)
+        }
+        phase = .stopping
+        progressTimer?.close()
+        progress.show("done: \(NumberFormat.grouped(stats.responses)) responses in "
+            + "\(NumberFormat.fixed(Double(endNs - measureStartNs) / 1e9, 2)) s")
+        progress.finish()
+        report = LoadReport(
+            scenario: scenario.name, brokerAddress: settings.broker.description, devices: devices.count,
+            parameters: scenario.parameters, setupSeconds: setupSeconds, warmupSeconds: settings.warmupSeconds,
+            measuredSeconds: Double(endNs - measureStartNs) / 1e9, responses: stats.responses,
+            latency: stats.responses > 0 ? LoadReport.Latency(stats.latencyUs) : nil, errors: stats.errors,
+            disconnects: stats.disconnects, loadGeneratorCPU: ownCPU, broker: broker)
+        leave()
+    }
+
+    /// Says bye on every connection and ends the loop once all are closed (or after 3 s).
+    private func leave() {
+        progressTimer?.close()
+        phaseTimer?.stop()
+        for device in devices { device.sayBye() }
+        if openCount == 0 {
+            finish()
+        } else {
+            phaseTimer?.start(afterMs: 3_000) { [unowned self] in finish() }
+        }
+    }
+
+    private func finish() {
+        guard !finished else { return }
+        finished = true
+        phaseTimer?.close()
+        progressTimer?.close()
+        interruptWatcher?.close()
+        for device in devices { device.close() }
+        loop.shutdownGracefully(flushTimeoutMs: 1_000)
+    }
+
+    private func fail(_ reason: String) {
+        guard failure == nil, report == nil else { return }
+        failure = reason
+        progress.finish()
+        phase = .stopping
+        finish()
+    }
+
+    private func interrupted() {
+        switch phase {
+        case .settingUp: fail("interrupted during set-up")
+        case .warmingUp: fail("interrupted during warm-up")
+        case .measuring: stopMeasuring()
+        case .stopping: finish()
+        }
+    }
+
+    // MARK: - Progress
+
+    private func tick() {
+        let now = MonotonicClock.nowNs()
+        switch phase {
+        case .settingUp:
+            progress.show("set-up: \(NumberFormat.grouped(readyCount)) of \(NumberFormat.grouped(devices.count)) "
+                + "devices ready (\(NumberFormat.fixed(Double(now - setupStartNs) / 1e9, 0)) s)")
+        case .stopping:
+            break
+        case .warmingUp, .measuring:
+            let seconds = Double(now - lastTickNs) / 1e9
+            let rate = seconds > 0 ? Double(stats.responses - lastTickResponses) / seconds : 0
+            var text = phase == .warmingUp
+                ? "warm-up"
+                : "\(NumberFormat.fixed(Double(now - measureStartNs) / 1e9, 0))/\(NumberFormat.fixed(settings.durationSeconds, 0)) s"
+            text += ": \(NumberFormat.grouped(Int(rate.rounded()))) responses/s"
+            if phase != .warmingUp && stats.responses > 0 {
+                text += ", p99 \(NumberFormat.grouped(stats.latencyUs.valueAtPercentile(99))) µs"
+            }
+            text += ", errors \(NumberFormat.grouped(stats.errorCount)), disconnects \(NumberFormat.grouped(stats.disconnects))"
+            progress.show(text)
+            lastTickResponses = stats.responses
+        }
+        lastTickNs = now
+    }
+
+    // MARK: - LoadDeviceDelegate
+
+    func deviceIsReady(_ device: LoadDevice) {
+        guard phase == .settingUp else { return }
+        readyCount += 1
+        if readyCount == devices.count {
+            setupFinished()
+        } else {
+            setUpNextDevice()
+        }
+    }
+
+    func device(_ device: LoadDevice, setupFailed reason: String) {
+        fail("set-up failed for device \(device.deviceID): \(reason)")
+    }
+
+    func device(_ device: LoadDevice, didReceive response: LoadResponse) {
+        guard isSending else { return }
+        stats.record(response)
+        scenario.device(device, didReceive: response, in: self)
+    }
+
+    func device(_ device: LoadDevice, didReceiveEvent name: String, seq: Int64, receivedNs: UInt64) {
+        guard isSending else { return }
+        scenario.device(device, didReceiveEvent: name, seq: seq, receivedNs: receivedNs, in: self)
+    }
+
+    func device(_ device: LoadDevice, didDisconnect error: String?) {
+        guard isSending else { return }
+        stats.recordDisconnect()
+        if stats.disconnects <= 3 {
+            progress.finish()
+            Console.err("warning: \(device.deviceID) disconnected: \(error ?? "closed")")
+        }
+    }
+
+    func deviceDidClose(_ device: LoadDevice) {
+        openCount -= 1
+        if phase == .stopping && openCount == 0 && failure == nil { finish() }
+    }
+}

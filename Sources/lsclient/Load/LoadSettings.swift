@@ -1,0 +1,13 @@
+/// What every scenario's run needs, resolved from the command line.
+struct LoadSettings {
+    var broker: BrokerAddress
+    var devices: Int
+    var durationSeconds: Double
+    var warmupSeconds: Double
+    /// Set-ups (connect, register, hello) in progress at once: enough to fill group commits,
+    /// few enough not to overflow the broker's accept backlog.
+    var setupConcurrency: Int
+    var setupTimeoutSeconds: Double
+    var brokerPID: Int32?
+    var json: Bool
+}
