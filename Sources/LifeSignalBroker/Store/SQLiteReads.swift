@@ -17,6 +17,11 @@ enum SQLiteReads {
             .userID(try String.fetchOne(db, sql: "SELECT id FROM users WHERE qr_code = ?", arguments: [code]))
         case .notifications(let userID, let beforeID, let limit):
             .notifications(try notifications(userID: userID, beforeID: beforeID, limit: limit, db))
+        case .pendingDeadlines:
+            .deadlines(try Row.fetchAll(db, sql: """
+                SELECT id, check_in_deadline FROM users
+                WHERE check_in_deadline IS NOT NULL AND is_non_responsive = 0
+                """).map { (userID: $0[0], deadline: $0[1]) })
         case .notification(let userID, let id):
             .notification(try Row.fetchOne(
                 db, sql: "SELECT * FROM notifications WHERE id = ? AND user_id = ?", arguments: [id, userID]

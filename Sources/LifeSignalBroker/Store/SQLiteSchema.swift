@@ -71,6 +71,23 @@ enum SQLiteSchema {
                 CREATE INDEX notifications_unread ON notifications (user_id) WHERE is_read = 0;
                 """)
         }
+        migrator.registerMigration("v3: pushes, deadlines") { db in
+            try db.execute(sql: """
+                CREATE TABLE pushes (
+                    position INTEGER PRIMARY KEY,
+                    user_id TEXT NOT NULL,
+                    device_id TEXT NOT NULL,
+                    token TEXT NOT NULL,
+                    notification_id TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    created_at INTEGER NOT NULL,
+                    UNIQUE (notification_id, token)
+                );
+                CREATE INDEX pushes_by_user ON pushes (user_id, position);
+                CREATE INDEX users_pending_deadline ON users (check_in_deadline)
+                    WHERE check_in_deadline IS NOT NULL AND is_non_responsive = 0;
+                """)
+        }
         return migrator
     }
 }

@@ -64,6 +64,13 @@ enum SQLiteWrites {
                 .execute(arguments: [userID])
         case .deleteNotification(let id):
             try db.cachedStatement(sql: "DELETE FROM notifications WHERE id = ?").execute(arguments: [id])
+        case .recordPush(let push):
+            // At most one push per notification and token (§7), even if asked twice.
+            try db.cachedStatement(sql: """
+                INSERT OR IGNORE INTO pushes (user_id, device_id, token, notification_id, body, created_at)
+                VALUES (?, ?, ?, ?, ?, ?)
+                """).execute(arguments: [push.userID, push.deviceID, push.token, push.notificationID,
+                                         String(decoding: push.body, as: UTF8.self), push.createdAt])
         }
     }
 }

@@ -19,6 +19,29 @@ public enum StoreChange: Sendable {
     case setNotificationRead(id: String)
     case markAllNotificationsRead(userID: String)
     case deleteNotification(id: String)
+    /// An FCM HTTP v1 message handed to the push gateway, recorded with the notification (§7).
+    case recordPush(PushMessage)
+}
+
+/// One push: a notification for one offline device's token (PROTOCOL §7).
+public struct PushMessage: Sendable, Equatable {
+    public var userID: String
+    public var deviceID: String
+    public var token: String
+    public var notificationID: String
+    /// The FCM HTTP v1 body: `{"message": {"token", "notification": {title, body}, "data": {…}}}`.
+    public var body: [UInt8]
+    public var createdAt: Int64
+
+    public init(userID: String, deviceID: String, token: String, notificationID: String, body: [UInt8],
+                createdAt: Int64) {
+        self.userID = userID
+        self.deviceID = deviceID
+        self.token = token
+        self.notificationID = notificationID
+        self.body = body
+        self.createdAt = createdAt
+    }
 }
 
 /// One user's stored view of a contact: the roles and the pings between them.
@@ -117,6 +140,8 @@ public enum StoreQuery: Sendable {
     /// Newest first; `beforeID` is exclusive. Nil in the result when `beforeID` is not the user's.
     case notifications(userID: String, beforeID: String?, limit: Int)
     case notification(userID: String, id: String)
+    /// Every user with a deadline who is not yet marked non-responsive (§8).
+    case pendingDeadlines
 }
 
 public enum StoreQueryResult: Sendable {
@@ -126,6 +151,7 @@ public enum StoreQueryResult: Sendable {
     case userID(String?)
     case notifications([Notification]?)
     case notification(Notification?)
+    case deadlines([(userID: String, deadline: Int64)])
 }
 
 /// Everything one request asks of the store.
