@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     ],
     targets: [
         // The only place libuv is visible; LifeSignalUV wraps it for everyone else.
@@ -43,6 +44,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HeapModule", package: "swift-collections"),
             ],
             swiftSettings: strictSwift6
         ),
@@ -59,6 +61,7 @@ let package = Package(
             name: "lsbroker",
             dependencies: [
                 "LifeSignalBroker",
+                "LifeSignalProtocol",
                 "LifeSignalUV",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -81,7 +84,10 @@ let package = Package(
         .testTarget(name: "LifeSignalProtocolTests", dependencies: ["LifeSignalProtocol"], swiftSettings: strictSwift6),
         .testTarget(
             name: "LifeSignalBrokerTests",
-            dependencies: ["LifeSignalBroker", "LifeSignalProtocol", "LifeSignalUV"],
+            dependencies: [
+                "LifeSignalBroker", "LifeSignalProtocol", "LifeSignalUV",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSwift6
         ),
         .testTarget(

@@ -63,12 +63,19 @@ extension Broker {
         guard case .loading(let waiters) = users[userID] else { return }
         var session: UserSession?
         switch result {
-        case .success(let stored?):
+        case .success(var stored?):
+            // A token that moved to a loaded device while this user loaded stays with its new owner:
+            // the read ran before the move, which the store applies after it.
+            for index in stored.devices.indices {
+                guard let token = stored.devices[index].pushToken else { continue }
+                if let owner = pushTokenOwners[token], owner != stored.devices[index].key {
+                    stored.devices[index].pushToken = nil
+                } else {
+                    pushTokenOwners[token] = stored.devices[index].key
+                }
+            }
             let loaded = UserSession(stored: stored, broker: self, loop: loop, configuration: configuration)
             logger.debug("user loaded", metadata: ["lifesignal.user": "\(userID)", "lifesignal.seq": "\(stored.lastSeq)"])
-            for device in stored.devices {
-                if let token = device.pushToken { pushTokenOwners[token] = device.key }
-            }
             users[userID] = .loaded(loaded)
             session = loaded
         case .success(nil):

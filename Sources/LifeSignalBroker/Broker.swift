@@ -17,6 +17,8 @@ public actor Broker {
     nonisolated let loop: EventLoop
     nonisolated let store: BrokerStore
     nonisolated let logger: Logger
+    /// Committed pushes go to the gateway through here, off the loop (§7).
+    nonisolated let pushOutbox: PushOutbox
     nonisolated public var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
     let configuration: BrokerConfiguration
@@ -26,16 +28,21 @@ public actor Broker {
     var pushTokenOwners: [String: DeviceKey] = [:]
     /// Callers waiting for a stale session to be unloaded and loaded again.
     var pendingReloads: [String: [(UserSession?) -> Void]] = [:]
+    /// Every pending check-in deadline; made on the loop when the broker starts.
+    var deadlines: DeadlineScheduler?
     private var listener: TCPListener?
     private var sweepTimer: Timer?
 
     func setSweepTimer(_ timer: Timer) { sweepTimer = timer }
 
-    public init(configuration: BrokerConfiguration, store: BrokerStore, loop: EventLoop, logger: Logger) {
+    /// `pushGateway` defaults to `RecordingPushGateway`: the store already keeps every push.
+    public init(configuration: BrokerConfiguration, store: BrokerStore, loop: EventLoop, logger: Logger,
+                pushGateway: (any PushGateway)? = nil) {
         self.configuration = configuration
         self.store = store
         self.loop = loop
         self.logger = logger
+        pushOutbox = PushOutbox(gateway: pushGateway ?? RecordingPushGateway(logger: logger), logger: logger)
     }
 
     /// Binds and starts accepting; returns the port (the real one when 0 was asked for).
@@ -48,6 +55,7 @@ public actor Broker {
         }
         self.listener = listener
         startSweeping()
+        try startDeadlines()
         return listener.localPort
     }
 
@@ -57,6 +65,8 @@ public actor Broker {
         listener = nil
         sweepTimer?.close()
         sweepTimer = nil
+        deadlines?.close()
+        deadlines = nil
     }
 
     public var onlineConnectionCount: Int { connections.count }

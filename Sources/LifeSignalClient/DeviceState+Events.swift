@@ -53,6 +53,8 @@ extension DeviceState {
         } else {
             notifications.insert(notification, at: 0)
             if !notification.isRead { unreadCount += 1 }
+            // Keep what a fresh snapshot would hold, so every device of the user ends equal.
+            if notifications.count > Self.notificationLimit { notifications.removeLast() }
         }
     }
 

@@ -9,7 +9,10 @@ public struct DeviceState: Sendable, Equatable {
     /// By contact (other user) id.
     public var contacts: [String: Contact]
     /// Newest first.
+    /// The newest notifications, newest first: at most `notificationLimit`, like the broker's
+    /// snapshot (older ones are a `notifications.list` away); `unreadCount` counts them all.
     public var notifications: [LifeSignalProtocol.Notification]
+    public static let notificationLimit = 100
     public var unreadCount: Int
     public var lastSeq: Int64
 

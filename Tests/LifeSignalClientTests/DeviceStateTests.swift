@@ -142,3 +142,21 @@ import Testing
         #expect(try JSONDecoder().decode(DeviceState.self, from: data) == state)
     }
 }
+
+@Suite struct DeviceStateWindowTests {
+    @Test func keepsTheNewestHundredLikeASnapshotButCountsEveryUnread() throws {
+        let user = User(id: "u_a", name: "A", phone: nil, qrCode: "Q", checkInIntervalSec: 86_400, lastCheckInAt: nil,
+                        checkInDeadline: nil, isNonResponsive: false, alert: nil,
+                        preferences: Preferences(push: true, mutedTypes: []), createdAt: 0)
+        var state = DeviceState(snapshot: Snapshot(seq: 0, user: user, contacts: [], notifications: [], unreadCount: 0))
+        for index in 1...150 {
+            let note = LifeSignalProtocol.Notification(id: "n_\(index)", type: .ping, title: "Ping",
+                                                       message: "m", timestamp: Int64(index))
+            try state.apply(seq: Int64(index), name: EventName.notificationAdded, data: ["notification": note.json])
+        }
+        #expect(state.notifications.count == DeviceState.notificationLimit)
+        #expect(state.notifications.first?.id == "n_150")
+        #expect(state.notifications.last?.id == "n_51")
+        #expect(state.unreadCount == 150)
+    }
+}

@@ -12,6 +12,8 @@ struct Mutation {
     let now: Int64
     var changes: [StoreChange] = []
     var deliveries: [Delivery] = []
+    /// Pushes stored with this request, handed to the push gateway once they have committed.
+    var pushes: [PushMessage] = []
     /// Sessions whose state this request changed; each is held loaded until the commit ends.
     private(set) var touched: [UserSession] = []
 
@@ -19,5 +21,11 @@ struct Mutation {
 
     mutating func touch(_ session: UserSession) {
         if !touched.contains(where: { $0 === session }) { touched.append(session) }
+    }
+
+    /// Stores `push` in this request's transaction and queues it for the gateway after the commit.
+    mutating func record(_ push: PushMessage) {
+        changes.append(.recordPush(push))
+        pushes.append(push)
     }
 }

@@ -41,6 +41,7 @@ extension UserSession {
                         delivery.session.assumeIsolated { $0.deliver(seq: delivery.seq, frame: delivery.frame) }
                     }
                     if let ticket, let reply { connection?.complete(ticket, with: reply) }
+                    broker.pushOutbox.deliver(mutation.pushes)
                 case .failure(let error):
                     broker.logger.error("store write failed", metadata: ["lifesignal.error": "\(error)"])
                     if let ticket {

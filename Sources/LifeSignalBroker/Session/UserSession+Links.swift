@@ -39,7 +39,8 @@ extension UserSession {
         emit(EventName.contactUpdated, ["contact": link.document.json], into: &mutation)
     }
 
-    /// Stores a notification for this user and announces it to their devices (§5).
+    /// Stores a notification for this user, announces it to their devices and pushes it to
+    /// their offline ones (§5, §7).
     func notify(
         _ type: NotificationType, _ message: String, about contactID: String, named name: String,
         role: ContactRole, alertID: String? = nil, pingID: String? = nil, into mutation: inout Mutation
@@ -51,6 +52,7 @@ extension UserSession {
         notifications.add(notification)
         mutation.changes.append(.insertNotification(userID: userID, notification))
         emit(EventName.notificationAdded, ["notification": notification.json], into: &mutation)
+        queuePushes(of: notification, into: &mutation)
     }
 
     /// This user's responders: the contacts who watch over them.

@@ -36,6 +36,9 @@ extension UserSession {
 
     /// Stores the new user document and tells the user's devices (`user.updated`).
     func replaceUser(with updated: User, _ mutation: inout Mutation) {
+        if updated.checkInDeadline != user.checkInDeadline || updated.isNonResponsive != user.isNonResponsive {
+            broker.assumeIsolated { $0.deadlineChanged(for: updated) }
+        }
         user = updated
         mutation.changes.append(.updateUser(updated))
         emit(EventName.userUpdated, ["user": updated.json], into: &mutation)

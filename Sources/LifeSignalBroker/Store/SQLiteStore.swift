@@ -15,10 +15,14 @@ public final class SQLiteStore: BrokerStore {
             try db.execute(sql: "PRAGMA synchronous = FULL")
         }
         configuration.busyMode = .timeout(5)
-        let path = (directory as NSString).appendingPathComponent("lifesignal.sqlite")
-        pool = try DatabasePool(path: path, configuration: configuration)
+        pool = try DatabasePool(path: Self.path(in: directory), configuration: configuration)
         try SQLiteSchema.migrator.migrate(pool)
         writer = GroupCommitWriter(pool: pool, scheduler: scheduler)
+    }
+
+    /// The database file of the store in `directory`; readers such as `PushLog` open it too.
+    static func path(in directory: String) -> String {
+        (directory as NSString).appendingPathComponent("lifesignal.sqlite")
     }
 
     public func submit(_ write: StoreWrite, completion: @escaping @Sendable (Result<StoreWriteResult, Error>) -> Void) {

@@ -18,12 +18,14 @@ final class KeepaliveScenario: LoadScenario {
 
     func start(_ device: LoadDevice, in run: LoadRun) {
         let now = MonotonicClock.nowNs()
-        for _ in 0..<inFlight { device.send(Op.keepalive, kind: LoadRequestKind.keepalive, startNs: now) }
+        for _ in 0..<inFlight {
+            device.send(Op.keepalive, kind: LoadRequestKind.keepalive, startNs: now, wantsFields: false)
+        }
     }
 
     func device(_ device: LoadDevice, didReceive response: LoadResponse, in run: LoadRun) {
         // An error answer also frees its slot: the pipeline depth stays `inFlight`.
         guard run.isSending else { return }
-        device.send(Op.keepalive, kind: LoadRequestKind.keepalive)
+        device.send(Op.keepalive, kind: LoadRequestKind.keepalive, wantsFields: false)
     }
 }

@@ -10,7 +10,8 @@ struct LoadCommand: ParsableCommand {
             (register, hello, snapshot) before the clock starts. The file-descriptor limit is raised \
             to its hard limit, and with the broker on loopback the connections come from \
             127.0.0.1–127.0.0.255. A progress line goes to stderr once a second; the results go to \
-            stdout as a table, or as one JSON document with --json. Set-up failures exit 1.
+            stdout as a table, or as one JSON document with --json. Set-up failures exit 1. \
+            --profile and --device are not used: every simulated device registers its own user.
             """,
         subcommands: [KeepaliveLoadCommand.self]
     )

@@ -11,7 +11,8 @@ struct LoadOptions: ParsableArguments {
     @Option(help: "Seconds of load before the measured window; not counted.")
     var warmup = 1.0
 
-    @Option(name: .customLong("broker-pid"), help: "Also report this broker process's CPU seconds and RSS (Linux /proc).")
+    @Option(
+        name: .customLong("broker-pid"), help: "Also report this broker process's CPU seconds and RSS (Linux /proc).")
     var brokerPID: Int32?
 
     @Option(name: .customLong("setup-concurrency"), help: "Devices setting up (connect, register, hello) at once.")
@@ -32,6 +33,6 @@ struct LoadOptions: ParsableArguments {
         LoadSettings(
             broker: try globals.brokerAddress(profile: nil), devices: devices, durationSeconds: duration,
             warmupSeconds: warmup, setupConcurrency: setupConcurrency, setupTimeoutSeconds: setupTimeout,
-            brokerPID: brokerPID, json: globals.json)
+            brokerPID: brokerPID)
     }
 }

@@ -50,6 +50,9 @@ struct LoadReport {
     var loadGeneratorCPU: CPUTime
     var broker: Broker?
 
+    /// By code, so output is stable from run to run.
+    private var sortedErrors: [(key: String, value: UInt64)] { errors.sorted { $0.key < $1.key } }
+
     var responsesPerSecond: Double { measuredSeconds > 0 ? Double(responses) / measuredSeconds : 0 }
 
     /// CPU µs per response, the comparable cost figure across runs.
@@ -84,7 +87,7 @@ struct LoadReport {
         }
         let errorText = errors.isEmpty
             ? "none"
-            : errors.sorted { $0.key < $1.key }.map { "\($0.key) \(NumberFormat.grouped($0.value))" }.joined(separator: ", ")
+            : sortedErrors.map { "\($0.key) \(NumberFormat.grouped($0.value))" }.joined(separator: ", ")
         rows += [
             ("errors (from the end of set-up)", errorText),
             ("disconnects (from the end of set-up)", NumberFormat.grouped(disconnects)),
@@ -132,7 +135,7 @@ struct LoadReport {
         } else {
             object["latencyUs"] = .null
         }
-        object["errors"] = .object(JSONObject(errors.sorted { $0.key < $1.key }.map { ($0.key, .int(Int64($0.value))) }))
+        object["errors"] = .object(JSONObject(sortedErrors.map { ($0.key, .int(Int64($0.value))) }))
         object["disconnects"] = .int(Int64(disconnects))
         object["loadGenerator"] = .object(cpuJSON(loadGeneratorCPU))
         if let broker {

@@ -8,7 +8,8 @@ struct LoadResponse {
     let startNs: UInt64
     /// When the read that carried the response was handled.
     let receivedNs: UInt64
-    /// The parsed frame: `.ok` or `.error`.
+    /// The parsed frame: `.ok` or `.error`. An `ok` to a request sent with `wantsFields: false`
+    /// has empty fields (it was recognized, not parsed).
     let message: ServerMessage
 
     var latencyNs: UInt64 { receivedNs >= startNs ? receivedNs - startNs : 0 }

@@ -46,6 +46,7 @@ final class LoadRun: LoadDeviceDelegate {
     private var failure: String?
     private var report: LoadReport?
     private var finished = false
+    private var wasInterrupted = false
 
     init(settings: LoadSettings, scenario: LoadScenario) throws {
         self.settings = settings
@@ -149,7 +150,8 @@ final class LoadRun: LoadDeviceDelegate {
         phase = .stopping
         progressTimer?.close()
         progress.show("done: \(NumberFormat.grouped(stats.responses)) responses in "
-            + "\(NumberFormat.fixed(Double(endNs - measureStartNs) / 1e9, 2)) s")
+            + "\(NumberFormat.fixed(Double(endNs - measureStartNs) / 1e9, 2)) s"
+            + (wasInterrupted ? " (interrupted: the window is shorter than asked)" : ""))
         progress.finish()
         report = LoadReport(
             scenario: scenario.name, brokerAddress: settings.broker.description, devices: devices.count,
@@ -194,7 +196,9 @@ final class LoadRun: LoadDeviceDelegate {
         switch phase {
         case .settingUp: fail("interrupted during set-up")
         case .warmingUp: fail("interrupted during warm-up")
-        case .measuring: stopMeasuring()
+        case .measuring:
+            wasInterrupted = true
+            stopMeasuring()
         case .stopping: finish()
         }
     }
@@ -212,14 +216,14 @@ final class LoadRun: LoadDeviceDelegate {
         case .warmingUp, .measuring:
             let seconds = Double(now - lastTickNs) / 1e9
             let rate = seconds > 0 ? Double(stats.responses - lastTickResponses) / seconds : 0
-            var text = phase == .warmingUp
-                ? "warm-up"
-                : "\(NumberFormat.fixed(Double(now - measureStartNs) / 1e9, 0))/\(NumberFormat.fixed(settings.durationSeconds, 0)) s"
+            let elapsed = NumberFormat.fixed(Double(now - measureStartNs) / 1e9, 0)
+            var text = phase == .warmingUp ? "warm-up" : "\(elapsed)/\(NumberFormat.fixed(settings.durationSeconds, 0)) s"
             text += ": \(NumberFormat.grouped(Int(rate.rounded()))) responses/s"
             if phase != .warmingUp && stats.responses > 0 {
                 text += ", p99 \(NumberFormat.grouped(stats.latencyUs.valueAtPercentile(99))) µs"
             }
-            text += ", errors \(NumberFormat.grouped(stats.errorCount)), disconnects \(NumberFormat.grouped(stats.disconnects))"
+            text += ", errors \(NumberFormat.grouped(stats.errorCount))"
+            text += ", disconnects \(NumberFormat.grouped(stats.disconnects))"
             progress.show(text)
             lastTickResponses = stats.responses
         }
@@ -239,7 +243,12 @@ final class LoadRun: LoadDeviceDelegate {
     }
 
     func device(_ device: LoadDevice, setupFailed reason: String) {
-        fail("set-up failed for device \(device.deviceID): \(reason)")
+        if phase == .settingUp {
+            fail("set-up failed for device \(device.deviceID): \(reason)")
+        } else {
+            // A reconnect that failed mid-run (scenarios that reconnect): lost, not fatal.
+            self.device(device, didDisconnect: reason)
+        }
     }
 
     func device(_ device: LoadDevice, didReceive response: LoadResponse) {

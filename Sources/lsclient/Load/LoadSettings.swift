@@ -9,5 +9,4 @@ struct LoadSettings {
     var setupConcurrency: Int
     var setupTimeoutSeconds: Double
     var brokerPID: Int32?
-    var json: Bool
 }

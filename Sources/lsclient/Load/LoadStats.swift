@@ -12,7 +12,8 @@ struct LoadStats {
     static let highestTrackableUs: UInt64 = 60_000_000
 
     static func emptyHistogram() -> Histogram<UInt64> {
-        Histogram(lowestDiscernibleValue: 1, highestTrackableValue: highestTrackableUs, numberOfSignificantValueDigits: .three)
+        Histogram(
+            lowestDiscernibleValue: 1, highestTrackableValue: highestTrackableUs, numberOfSignificantValueDigits: .three)
     }
 
     var errorCount: UInt64 { errors.values.reduce(0, +) }

@@ -6,8 +6,10 @@ struct PendingQueue {
         var rid: Int64
         /// When the request was sent, or meant to be sent (open-loop scenarios measure from there).
         var startNs: UInt64
-        /// What the request was, for the device or its scenario (a `LoadRequestKind` raw value).
+        /// What the request was, for the device or its scenario (a `LoadRequestKind` value).
         var kind: UInt8
+        /// False when nobody reads the `ok`'s fields: the device may skip parsing it.
+        var wantsFields: Bool
     }
 
     private var storage: [Entry] = []
@@ -15,6 +17,8 @@ struct PendingQueue {
     private(set) var count = 0
 
     var isEmpty: Bool { count == 0 }
+
+    var first: Entry? { count > 0 ? storage[head] : nil }
 
     mutating func append(_ entry: Entry) {
         if count == storage.count { grow() }
@@ -40,7 +44,7 @@ struct PendingQueue {
         var larger: [Entry] = []
         larger.reserveCapacity(Swift.max(8, storage.count * 2))
         for offset in 0..<count { larger.append(storage[(head + offset) % storage.count]) }
-        let filler = Entry(rid: 0, startNs: 0, kind: 0)
+        let filler = Entry(rid: 0, startNs: 0, kind: 0, wantsFields: false)
         while larger.count < larger.capacity { larger.append(filler) }
         storage = larger
         head = 0

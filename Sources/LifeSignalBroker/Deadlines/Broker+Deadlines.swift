@@ -1,0 +1,52 @@
+import LifeSignalProtocol
+import LifeSignalUV
+
+extension Broker {
+    /// Creates the scheduler and loads every pending deadline from the store; those that
+    /// passed while the broker was down fire at once (§8).
+    func startDeadlines() throws {
+        let scheduler = try DeadlineScheduler(loop: loop) { [unowned self] userID, deadline in
+            assumeIsolated { $0.deadlineMissed(userID, deadline) }
+        }
+        deadlines = scheduler
+        let started = loop.monotonicNowMs()
+        store.submit(StoreWrite(changes: [], query: .pendingDeadlines)) { [self] result in
+            assumeIsolated { broker in
+                guard case .success(let written) = result, case .deadlines(let pending)? = written.queryResult else {
+                    broker.logger.critical("could not load deadlines")
+                    return
+                }
+                broker.deadlines?.scheduleAll(pending)
+                broker.logger.info("deadlines scheduled", metadata: [
+                    "lifesignal.count": "\(pending.count)",
+                    "lifesignal.ms": "\(broker.loop.monotonicNowMs() - started)",
+                ])
+            }
+        }
+    }
+
+    /// A deadline passed: the user and their responders are loaded, then the user is marked
+    /// non-responsive once (§8). A check-in that came first wins.
+    func deadlineMissed(_ userID: String, _ deadline: Int64) {
+        withSessions([userID]) { [self] loaded in
+            guard let session = loaded[userID] else { return }
+            let responders = session.assumeIsolated { session in
+                session.pins += 1
+                return session.responderIDs
+            }
+            assumeIsolated { broker in
+                broker.withSessions(responders) { _ in
+                    session.assumeIsolated { session in
+                        session.pins -= 1
+                        session.markNonResponsive(missing: deadline)
+                    }
+                }
+            }
+        }
+    }
+
+    /// Keeps the scheduler in step with a user's document.
+    func deadlineChanged(for user: User) {
+        deadlines?.schedule(user.id, at: user.isNonResponsive ? nil : user.checkInDeadline)
+    }
+}

@@ -1,0 +1,39 @@
+import LifeSignalProtocol
+
+/// Who is pushed for a stored notification, and with what (PROTOCOL §7). Pure, so that the
+/// rules are testable without a broker.
+enum PushSelection {
+    /// One message per device of `userID` that has a token and is not online, unless the
+    /// preferences say not to push this type. Ordered by device; a token is pushed at most once.
+    static func messages(
+        for notification: Notification, userID: String, devices: some Sequence<DeviceRecord>,
+        isOnline: (String) -> Bool, preferences: Preferences
+    ) -> [PushMessage] {
+        guard preferences.allowsPush(of: notification.type) else { return [] }
+        var seenTokens: Set<String> = []
+        return devices.sorted { $0.key.deviceID < $1.key.deviceID }.compactMap { device in
+            guard let token = device.pushToken, !isOnline(device.key.deviceID),
+                  seenTokens.insert(token).inserted else { return nil }
+            return PushMessage(userID: userID, deviceID: device.key.deviceID, token: token,
+                               notificationID: notification.id, body: fcmBody(token: token, notification).serialized(),
+                               createdAt: notification.timestamp)
+        }
+    }
+
+    /// The FCM HTTP v1 body: `{"message": {"token", "notification": {title, body}, "data": {…}}}`.
+    /// FCM data values must be strings, so absent ids are left out rather than sent as null.
+    static func fcmBody(token: String, _ notification: Notification) -> JSONValue {
+        var data: JSONObject = [
+            "notificationId": .string(notification.id),
+            "type": .string(notification.type.rawValue),
+        ]
+        data["relatedContactID"] = notification.relatedContactID.map(JSONValue.string)
+        data["relatedAlertID"] = notification.relatedAlertID.map(JSONValue.string)
+        data["relatedPingID"] = notification.relatedPingID.map(JSONValue.string)
+        return ["message": [
+            "token": .string(token),
+            "notification": ["title": .string(notification.title), "body": .string(notification.message)],
+            "data": .object(data),
+        ]]
+    }
+}
