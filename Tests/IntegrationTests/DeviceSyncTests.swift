@@ -75,6 +75,19 @@ struct DeviceSyncTests {
         #expect(!catchUp.objects.contains { $0.string(at: "type") == "snapshot" })
     }
 
+    @Test func theCredentialIsSavedReadableOnlyByItsOwner() throws {
+        let broker = try BrokerProcess()
+        let cli = LSClient(broker: broker)
+        #expect(try cli.run(["--profile", "dora", "register", "--name", "Dora"]).status == 0)
+        let profile = cli.configDirectory.url.appendingPathComponent("profiles/dora.json").path
+        let attributes = try FileManager.default.attributesOfItem(atPath: profile)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        let text = try String(contentsOfFile: profile, encoding: .utf8)
+        #expect(text.contains("token"))
+        // A second register may not overwrite it by accident.
+        #expect(try cli.run(["--profile", "dora", "register", "--name", "Dora"]).status != 0)
+    }
+
     @Test func brokerErrorsPrintTheCodeAndExitNonZero() throws {
         let broker = try BrokerProcess()
         let cli = LSClient(broker: broker)
