@@ -4,8 +4,10 @@ import LifeSignalProtocol
 import Synchronization
 import Testing
 
-@Suite struct SQLiteStoreTests {
+@Suite final class SQLiteStoreTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)").path
+
+    deinit { try? FileManager.default.removeItem(atPath: directory) }
 
     private func openStore() throws -> SQLiteStore {
         try SQLiteStore(directory: directory) { work in work() }
