@@ -30,6 +30,27 @@ struct LoadSmokeTests {
         #expect(broker.stop() == 0)
     }
 
+    @Test func pingsRunDeliversNotificationsWithNoErrors() throws {
+        let broker = try BrokerProcess()
+        let outcome = try LSClient(broker: broker).run(
+            ["load", "pings", "--pairs", "2", "--rate", "50", "--duration", "1", "--warmup", "0",
+             "--broker-pid", "\(broker.pid)", "--json"],
+            timeout: .seconds(60))
+        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
+
+        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+        #expect(report.string(at: "scenario") == "pings")
+        #expect(report.int(at: "devices") == 4)
+        #expect(report.int(at: "pairs") == 2)
+        #expect(report.int(at: "rate") == 50)
+        #expect((report.int(at: "sent") ?? 0) > 0)
+        #expect((report.int(at: "delivered") ?? 0) > 0)
+        #expect(report["errors"]?.objectValue?.isEmpty == true)
+        #expect(report.int(at: "disconnects") == 0)
+        #expect(report.int(at: "latencyUs", "p99.9") != nil)
+        #expect(broker.stop() == 0)
+    }
+
     @Test func setupFailureExitsNonZeroWithAMessage() throws {
         let broker = try BrokerProcess()
         broker.stop()  // nothing listens on its port any more

@@ -22,6 +22,8 @@ final class LoadDevice: TCPConnectionDelegate {
 
     private(set) var state = State.idle
     private(set) var credential: LoadCredential?
+    /// The user's QR code, from the register result (scenarios that add contacts show it).
+    private(set) var qrCode: String?
     /// The last seq applied (from the snapshot or events): what a reconnect would resume from.
     private(set) var lastSeq: Int64?
     /// `lastSeq` announced by hello's ok: the catch-up ends with it.
@@ -228,6 +230,7 @@ final class LoadDevice: TCPConnectionDelegate {
             }
             let credential = LoadCredential(userID: userID, token: token)
             self.credential = credential
+            qrCode = fields["user"]?.objectValue?["qrCode"]?.stringValue
             sendHello(credential)
         case (.greeting, LoadRequestKind.hello):
             guard case .ok(_, let fields) = message, let announced = fields["lastSeq"]?.intValue else {

@@ -29,6 +29,15 @@ struct LoadReport {
         }
     }
 
+    /// End-to-end scenarios (pings): requests whose effect is awaited on another device. The
+    /// latency is then from each request's intended send time to its effect's arrival.
+    struct Deliveries {
+        let sent: UInt64
+        let delivered: UInt64
+        /// Sent (in the window or the warm-up) and not seen by the end of the window.
+        let outstandingAtEnd: UInt64
+    }
+
     /// The broker's side, when `--broker-pid` was given and /proc could be read.
     struct Broker {
         let pid: Int32
@@ -49,11 +58,17 @@ struct LoadReport {
     var disconnects: UInt64
     var loadGeneratorCPU: CPUTime
     var broker: Broker?
+    var deliveries: Deliveries? = nil
 
     /// By code, so output is stable from run to run.
     private var sortedErrors: [(key: String, value: UInt64)] { errors.sorted { $0.key < $1.key } }
 
     var responsesPerSecond: Double { measuredSeconds > 0 ? Double(responses) / measuredSeconds : 0 }
+
+    var deliveredPerSecond: Double {
+        guard let deliveries, measuredSeconds > 0 else { return 0 }
+        return Double(deliveries.delivered) / measuredSeconds
+    }
 
     /// CPU µs per response, the comparable cost figure across runs.
     private func microsecondsPerResponse(_ cpu: CPUTime) -> Double? {
@@ -76,13 +91,22 @@ struct LoadReport {
             ("responses", NumberFormat.grouped(responses)),
             ("responses/s", NumberFormat.grouped(Int(responsesPerSecond.rounded()))),
         ]
-        if let latency {
+        if let deliveries {
             rows += [
-                ("latency p50", "\(NumberFormat.grouped(latency.p50)) µs"),
-                ("latency p90", "\(NumberFormat.grouped(latency.p90)) µs"),
-                ("latency p99", "\(NumberFormat.grouped(latency.p99)) µs"),
-                ("latency p99.9", "\(NumberFormat.grouped(latency.p999)) µs"),
-                ("latency max", "\(NumberFormat.grouped(latency.max)) µs"),
+                ("sent (measured window)", NumberFormat.grouped(deliveries.sent)),
+                ("delivered (measured window)", NumberFormat.grouped(deliveries.delivered)),
+                ("delivered/s", NumberFormat.grouped(Int(deliveredPerSecond.rounded()))),
+                ("sent, not delivered at the end", NumberFormat.grouped(deliveries.outstandingAtEnd)),
+            ]
+        }
+        if let latency {
+            let label = deliveries == nil ? "latency" : "end-to-end latency (from intended send)"
+            rows += [
+                ("\(label) p50", "\(NumberFormat.grouped(latency.p50)) µs"),
+                ("\(label) p90", "\(NumberFormat.grouped(latency.p90)) µs"),
+                ("\(label) p99", "\(NumberFormat.grouped(latency.p99)) µs"),
+                ("\(label) p99.9", "\(NumberFormat.grouped(latency.p999)) µs"),
+                ("\(label) max", "\(NumberFormat.grouped(latency.max)) µs"),
             ]
         }
         let errorText = errors.isEmpty
@@ -126,6 +150,12 @@ struct LoadReport {
         object["durationSec"] = .double(NumberFormat.rounded(measuredSeconds, 3))
         object["responses"] = .int(Int64(responses))
         object["responsesPerSec"] = .double(NumberFormat.rounded(responsesPerSecond, 1))
+        if let deliveries {
+            object["sent"] = .int(Int64(deliveries.sent))
+            object["delivered"] = .int(Int64(deliveries.delivered))
+            object["deliveredPerSec"] = .double(NumberFormat.rounded(deliveredPerSecond, 1))
+            object["outstandingAtEnd"] = .int(Int64(deliveries.outstandingAtEnd))
+        }
         if let latency {
             object["latencyUs"] = .object([
                 "p50": .int(Int64(latency.p50)), "p90": .int(Int64(latency.p90)), "p99": .int(Int64(latency.p99)),

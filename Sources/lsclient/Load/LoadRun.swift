@@ -13,7 +13,7 @@ import Darwin
 /// Loop thread only (everything here runs before `loop.run()` or inside loop callbacks).
 final class LoadRun: LoadDeviceDelegate {
     enum Phase {
-        case settingUp, warmingUp, measuring, stopping
+        case settingUp, preparing, warmingUp, measuring, stopping
     }
 
     let settings: LoadSettings
@@ -39,6 +39,7 @@ final class LoadRun: LoadDeviceDelegate {
     private var progress = LoadProgress()
     private var lastTickNs: UInt64 = 0
     private var lastTickResponses: UInt64 = 0
+    private var lastTickDelivered: UInt64 = 0
 
     private var phaseTimer: Timer?
     private var progressTimer: Timer?
@@ -106,6 +107,13 @@ final class LoadRun: LoadDeviceDelegate {
     }
 
     private func setupFinished() {
+        phase = .preparing
+        scenario.prepare(in: self)
+    }
+
+    /// The scenario's own set-up is done (see `LoadScenario.prepare`): the clock starts.
+    func preparationFinished() {
+        guard phase == .preparing else { return }
         setupSeconds = Double(MonotonicClock.nowNs() - setupStartNs) / 1e9
         progress.show("set-up: \(devices.count) devices ready in \(NumberFormat.fixed(setupSeconds, 2)) s")
         progress.finish()
@@ -121,6 +129,27 @@ final class LoadRun: LoadDeviceDelegate {
         }
     }
 
+    func preparationFailed(_ reason: String) {
+        guard phase == .preparing else { return }
+        fail("set-up failed in the \(scenario.name) scenario: \(reason)")
+    }
+
+    /// An end-to-end measurement (`LoadScenario.measuresResponseLatency` false): `ns` from when
+    /// the request was due to when its effect arrived.
+    func recordDelivery(ns: UInt64) {
+        guard isSending else { return }
+        stats.recordDelivery(ns: ns)
+    }
+
+    /// A request whose effect the scenario will wait for was sent (end-to-end scenarios).
+    func recordSent() {
+        guard isSending else { return }
+        stats.recordSent()
+    }
+
+    /// Called by end-to-end scenarios when the window ends: what was sent and never arrived.
+    var outstandingAtEnd: (() -> UInt64)?
+
     private func startMeasuring() {
         phase = .measuring
         stats.resetForMeasurement()
@@ -129,6 +158,7 @@ final class LoadRun: LoadDeviceDelegate {
         measureStartNs = MonotonicClock.nowNs()
         lastTickNs = measureStartNs
         lastTickResponses = 0
+        lastTickDelivered = 0
         phaseTimer?.start(afterMs: UInt64(settings.durationSeconds * 1_000)) { [unowned self] in stopMeasuring() }
     }
 
@@ -159,6 +189,11 @@ final class LoadRun: LoadDeviceDelegate {
             measuredSeconds: Double(endNs - measureStartNs) / 1e9, responses: stats.responses,
             latency: stats.responses > 0 ? LoadReport.Latency(stats.latencyUs) : nil, errors: stats.errors,
             disconnects: stats.disconnects, loadGeneratorCPU: ownCPU, broker: broker)
+        if !scenario.measuresResponseLatency {
+            report?.latency = stats.delivered > 0 ? LoadReport.Latency(stats.latencyUs) : nil
+            report?.deliveries = LoadReport.Deliveries(
+                sent: stats.sent, delivered: stats.delivered, outstandingAtEnd: outstandingAtEnd?() ?? 0)
+        }
         leave()
     }
 
@@ -194,7 +229,7 @@ final class LoadRun: LoadDeviceDelegate {
 
     private func interrupted() {
         switch phase {
-        case .settingUp: fail("interrupted during set-up")
+        case .settingUp, .preparing: fail("interrupted during set-up")
         case .warmingUp: fail("interrupted during warm-up")
         case .measuring:
             wasInterrupted = true
@@ -211,6 +246,9 @@ final class LoadRun: LoadDeviceDelegate {
         case .settingUp:
             progress.show("set-up: \(NumberFormat.grouped(readyCount)) of \(NumberFormat.grouped(devices.count)) "
                 + "devices ready (\(NumberFormat.fixed(Double(now - setupStartNs) / 1e9, 0)) s)")
+        case .preparing:
+            progress.show("set-up: \(scenario.name) scenario preparing "
+                + "(\(NumberFormat.fixed(Double(now - setupStartNs) / 1e9, 0)) s)")
         case .stopping:
             break
         case .warmingUp, .measuring:
@@ -219,13 +257,18 @@ final class LoadRun: LoadDeviceDelegate {
             let elapsed = NumberFormat.fixed(Double(now - measureStartNs) / 1e9, 0)
             var text = phase == .warmingUp ? "warm-up" : "\(elapsed)/\(NumberFormat.fixed(settings.durationSeconds, 0)) s"
             text += ": \(NumberFormat.grouped(Int(rate.rounded()))) responses/s"
-            if phase != .warmingUp && stats.responses > 0 {
+            if !scenario.measuresResponseLatency {
+                let delivered = Double(stats.delivered - lastTickDelivered)
+                text += ", \(NumberFormat.grouped(Int((seconds > 0 ? delivered / seconds : 0).rounded()))) delivered/s"
+            }
+            if phase != .warmingUp && stats.latencyUs.totalCount > 0 {
                 text += ", p99 \(NumberFormat.grouped(stats.latencyUs.valueAtPercentile(99))) µs"
             }
             text += ", errors \(NumberFormat.grouped(stats.errorCount))"
             text += ", disconnects \(NumberFormat.grouped(stats.disconnects))"
             progress.show(text)
             lastTickResponses = stats.responses
+            lastTickDelivered = stats.delivered
         }
         lastTickNs = now
     }
@@ -252,13 +295,14 @@ final class LoadRun: LoadDeviceDelegate {
     }
 
     func device(_ device: LoadDevice, didReceive response: LoadResponse) {
+        if phase == .preparing { return scenario.device(device, didReceive: response, in: self) }
         guard isSending else { return }
-        stats.record(response)
+        stats.record(response, latency: scenario.measuresResponseLatency)
         scenario.device(device, didReceive: response, in: self)
     }
 
     func device(_ device: LoadDevice, didReceiveEvent name: String, seq: Int64, receivedNs: UInt64) {
-        guard isSending else { return }
+        guard isSending || phase == .preparing else { return }
         scenario.device(device, didReceiveEvent: name, seq: seq, receivedNs: receivedNs, in: self)
     }
 

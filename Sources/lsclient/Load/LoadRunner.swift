@@ -3,9 +3,20 @@ import ArgumentParser
 /// Runs a scenario for a command and prints its report; shared by every `load` subcommand.
 enum LoadRunner {
     static func run(globals: GlobalOptions, load: LoadOptions, scenario: LoadScenario) throws {
+        let settings: LoadSettings
+        do {
+            settings = try load.settings(globals)
+        } catch {
+            Console.err("error: \(error)")
+            throw ExitCode(1)
+        }
+        try run(globals: globals, settings: settings, scenario: scenario)
+    }
+
+    static func run(globals: GlobalOptions, settings: LoadSettings, scenario: LoadScenario) throws {
         let report: LoadReport
         do {
-            let run = try LoadRun(settings: try load.settings(globals), scenario: scenario)
+            let run = try LoadRun(settings: settings, scenario: scenario)
             report = try run.execute()
         } catch {
             Console.err("error: \(error)")

@@ -8,6 +8,9 @@ struct LoadStats {
     private(set) var responses: UInt64 = 0
     private(set) var errors: [String: UInt64] = [:]
     private(set) var disconnects: UInt64 = 0
+    /// End-to-end scenarios (pings): requests sent and their effects seen on another device.
+    private(set) var sent: UInt64 = 0
+    private(set) var delivered: UInt64 = 0
 
     static let highestTrackableUs: UInt64 = 60_000_000
 
@@ -19,13 +22,23 @@ struct LoadStats {
     var errorCount: UInt64 { errors.values.reduce(0, +) }
 
     /// An `ok` counts as a response with its latency; an `error` counts under its code.
-    mutating func record(_ response: LoadResponse) {
+    mutating func record(_ response: LoadResponse, latency: Bool = true) {
         if let code = response.errorCode {
             errors[code.rawValue, default: 0] += 1
         } else {
-            recordLatency(ns: response.latencyNs)
+            if latency { recordLatency(ns: response.latencyNs) }
             responses += 1
         }
+    }
+
+    mutating func recordSent() {
+        sent += 1
+    }
+
+    /// An effect arrived (e.g. a ping's notification) `ns` after its request was due.
+    mutating func recordDelivery(ns: UInt64) {
+        recordLatency(ns: ns)
+        delivered += 1
     }
 
     mutating func recordLatency(ns: UInt64) {
@@ -40,5 +53,7 @@ struct LoadStats {
     mutating func resetForMeasurement() {
         latencyUs = Self.emptyHistogram()
         responses = 0
+        sent = 0
+        delivered = 0
     }
 }

@@ -1,0 +1,36 @@
+import ArgumentParser
+
+/// The options of every `lsclient load` scenario except how many devices it runs: the window,
+/// the broker's pid and the set-up pace. Scenarios that derive their device count from other
+/// options (`pings --pairs`) take these without `--devices`.
+struct LoadWindowOptions: ParsableArguments {
+    @Option(help: "Measured window, in seconds.")
+    var duration = 10.0
+
+    @Option(help: "Seconds of load before the measured window; not counted.")
+    var warmup = 1.0
+
+    @Option(
+        name: .customLong("broker-pid"), help: "Also report this broker process's CPU seconds and RSS (Linux /proc).")
+    var brokerPID: Int32?
+
+    @Option(name: .customLong("setup-concurrency"), help: "Devices setting up (connect, register, hello) at once.")
+    var setupConcurrency = 256
+
+    @Option(name: .customLong("setup-timeout"), help: "Seconds allowed for the set-up of all devices.")
+    var setupTimeout = 300.0
+
+    func validate() throws {
+        guard duration > 0 else { throw ValidationError("--duration must be positive") }
+        guard warmup >= 0 else { throw ValidationError("--warmup must not be negative") }
+        guard setupConcurrency >= 1 else { throw ValidationError("--setup-concurrency must be at least 1") }
+        guard setupTimeout > 0 else { throw ValidationError("--setup-timeout must be positive") }
+    }
+
+    func settings(_ globals: GlobalOptions, devices: Int) throws(CLIError) -> LoadSettings {
+        LoadSettings(
+            broker: try globals.brokerAddress(profile: nil), devices: devices, durationSeconds: duration,
+            warmupSeconds: warmup, setupConcurrency: setupConcurrency, setupTimeoutSeconds: setupTimeout,
+            brokerPID: brokerPID)
+    }
+}
