@@ -1,4 +1,5 @@
 import Crypto
+import Synchronization
 
 /// Makes the broker's secrets and ids, and checks presented tokens.
 ///
@@ -9,9 +10,32 @@ public enum Credentials {
     static let qrAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789".utf8)
     static let base32Lower = Array("abcdefghijklmnopqrstuvwxyz234567".utf8)
 
+    /// Random bytes from swift-crypto, drawn 4 KiB at a time: one system call per id would be
+    /// a syscall on every notification, ping and session.
     public static func randomBytes(_ count: Int) -> [UInt8] {
-        let key = SymmetricKey(size: SymmetricKeySize(bitCount: count * 8))
-        return key.withUnsafeBytes { Array($0) }
+        pool.withLock { pool in pool.take(count) }
+    }
+
+    private static let pool = Mutex(RandomPool())
+
+    private struct RandomPool: ~Copyable {
+        static let refillBytes = 4096
+        var bytes: [UInt8] = []
+        var next = 0
+
+        mutating func take(_ count: Int) -> [UInt8] {
+            if next + count > bytes.count {
+                let key = SymmetricKey(size: SymmetricKeySize(bitCount: max(count, Self.refillBytes) * 8))
+                bytes = key.withUnsafeBytes { Array($0) }
+                next = 0
+            }
+            defer {
+                // Used bytes are wiped so a secret handed out stays only with its owner.
+                for index in next..<(next + count) { bytes[index] = 0 }
+                next += count
+            }
+            return Array(bytes[next..<(next + count)])
+        }
     }
 
     /// 256 random bits, base32: the bearer secret a device presents in `hello`.

@@ -13,6 +13,9 @@ public final class SQLiteStore: BrokerStore {
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // Group commits write large batches; with SQLite's default 8 MiB cache they spill
+            // dirty pages into the WAL mid-transaction and read them back.
+            try db.execute(sql: "PRAGMA cache_size = -65536")
         }
         configuration.busyMode = .timeout(5)
         pool = try DatabasePool(path: Self.path(in: directory), configuration: configuration)
