@@ -107,4 +107,21 @@ struct ResumeTests {
         _ = again.request(Op.qrRotate)
         #expect(events(again, count: 1).first?.seq == before + 1)
     }
+
+    @Test func theActorsEventsArriveBeforeTheOkOfTheRequestThatCausedThem() throws {
+        let cast = try AliceAndBob()
+        let rid = cast.bob.phone.send(Op.pingSend, ["contactId": .string(cast.alice.id)])
+        var order: [String] = []
+        while let message = cast.bob.phone.next() {
+            switch message {
+            case .event(_, let name, _): order.append(name)
+            case .ok(let r, _) where r == rid: order.append("ok")
+            default: continue
+            }
+            if order.last == "ok" { break }
+        }
+        #expect(order == [EventName.contactUpdated, "ok"])
+        // And the other user's events were durable and sent before that ok too.
+        #expect(cast.alice.settle().allSatisfy { $0.map(\.name) == [EventName.contactUpdated, EventName.notificationAdded] })
+    }
 }
