@@ -10,9 +10,14 @@ final class RawConnection {
     private var received: [ServerMessage] = []
     private var nextRid: Int64 = 1
 
-    init(port: Int, host: String = "127.0.0.1") throws {
+    /// `receiveBuffer` shrinks the kernel's receive buffer (set before connecting), for a reader
+    /// that falls behind quickly.
+    init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawError.socket(errno) }
+        if var size = receiveBuffer {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
