@@ -1,4 +1,5 @@
 import Crypto
+import Glibc
 import Synchronization
 
 /// Makes the broker's secrets and ids, and checks presented tokens.
@@ -10,30 +11,33 @@ public enum Credentials {
     static let qrAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789".utf8)
     static let base32Lower = Array("abcdefghijklmnopqrstuvwxyz234567".utf8)
 
-    /// Random bytes from swift-crypto, drawn 4 KiB at a time: one system call per id would be
-    /// a syscall on every notification, ping and session.
+    /// Secret random bytes (tokens, QR codes, user ids), from swift-crypto.
     public static func randomBytes(_ count: Int) -> [UInt8] {
-        pool.withLock { pool in pool.take(count) }
+        let key = SymmetricKey(size: SymmetricKeySize(bitCount: count * 8))
+        return key.withUnsafeBytes { Array($0) }
     }
 
-    private static let pool = Mutex(RandomPool())
+    /// Random bytes for opaque ids made on every request (notifications, pings, sessions): the
+    /// same OS generator, 4 KiB per system call. swift-crypto draws 8 bytes per system call
+    /// here, which cost several syscalls per notification.
+    static func idBytes(_ count: Int) -> [UInt8] {
+        idPool.withLock { pool in pool.take(count) }
+    }
 
-    private struct RandomPool: ~Copyable {
-        static let refillBytes = 4096
-        var bytes: [UInt8] = []
-        var next = 0
+    private static let idPool = Mutex(IDPool())
+
+    private struct IDPool: ~Copyable {
+        var bytes = [UInt8](repeating: 0, count: 4096)
+        var next = 4096
 
         mutating func take(_ count: Int) -> [UInt8] {
+            precondition(count <= bytes.count)
             if next + count > bytes.count {
-                let key = SymmetricKey(size: SymmetricKeySize(bitCount: max(count, Self.refillBytes) * 8))
-                bytes = key.withUnsafeBytes { Array($0) }
+                // glibc's arc4random_buf: the kernel CSPRNG (getrandom), one call for the whole refill.
+                bytes.withUnsafeMutableBytes { arc4random_buf($0.baseAddress!, $0.count) }
                 next = 0
             }
-            defer {
-                // Used bytes are wiped so a secret handed out stays only with its owner.
-                for index in next..<(next + count) { bytes[index] = 0 }
-                next += count
-            }
+            defer { next += count }
             return Array(bytes[next..<(next + count)])
         }
     }
@@ -45,7 +49,7 @@ public enum Credentials {
     public static func newUserID() -> String { "u_" + encode(randomBytes(16), alphabet: base32Lower) }
 
     /// A prefixed random id for notifications, alerts and pings.
-    public static func newID(prefix: String) -> String { prefix + "_" + encode(randomBytes(12), alphabet: base32Lower) }
+    public static func newID(prefix: String) -> String { prefix + "_" + encode(idBytes(12), alphabet: base32Lower) }
 
     /// 12 characters of a 32-letter alphabet: 60 bits, unguessable by trying.
     public static func newQRCode() -> String {
