@@ -25,21 +25,15 @@ extension Broker {
         guard !userIDs.isEmpty else { return body([:]) }
         let gathering = SessionGathering(count: userIDs.count)
         for userID in userIDs {
-            withSession(userID) { [self] session in
+            withSession(userID) { session in
                 if let session {
-                    session.assumeIsolated { $0.pins += 1 }
+                    session.assumeIsolated { $0.pin() }
                     gathering.loaded[userID] = session
                 }
                 gathering.remaining -= 1
                 guard gathering.remaining == 0 else { return }
                 body(gathering.loaded)
-                for session in gathering.loaded.values {
-                    let idle = session.assumeIsolated { session in
-                        session.pins -= 1
-                        return session.isIdle
-                    }
-                    if idle { evictIfIdle(session) }
-                }
+                for session in gathering.loaded.values { session.assumeIsolated { $0.unpin() } }
             }
         }
     }
@@ -86,14 +80,9 @@ extension Broker {
         }
         // Pinned while the waiters run: one whose request fails must not unload the user
         // under the next, which would then act on a session no longer in the registry.
-        session?.assumeIsolated { $0.pins += 1 }
+        session?.assumeIsolated { $0.pin() }
         for waiter in waiters { waiter(session) }
-        if let session, session.assumeIsolated({ session in
-            session.pins -= 1
-            return session.isIdle
-        }) {
-            evictIfIdle(session)
-        }
+        session?.assumeIsolated { $0.unpin() }
     }
 
     /// Unloads a session nobody needs: no device online, nothing in flight.

@@ -80,11 +80,10 @@ public actor Broker {
     func connectionClosed(_ connection: ClientConnection) {
         connections[connection.id] = nil
         if let (session, deviceID) = connection.attachment {
-            let idle = session.assumeIsolated { session in
+            session.assumeIsolated { session in
                 session.detach(connection, deviceID: deviceID)
-                return session.isIdle
+                session.unloadIfIdle()
             }
-            if idle { evictIfIdle(session) }
         }
     }
 }

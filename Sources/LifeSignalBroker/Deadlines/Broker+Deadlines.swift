@@ -31,14 +31,14 @@ extension Broker {
         withSessions([userID]) { [self] loaded in
             guard let session = loaded[userID] else { return }
             let responders = session.assumeIsolated { session in
-                session.pins += 1
+                session.pin()
                 return session.responderIDs
             }
             assumeIsolated { broker in
                 broker.withSessions(responders) { _ in
                     session.assumeIsolated { session in
-                        session.pins -= 1
                         session.markNonResponsive(missing: deadline)
+                        session.unpin()
                     }
                 }
             }

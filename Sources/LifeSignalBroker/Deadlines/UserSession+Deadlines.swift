@@ -4,7 +4,6 @@ extension UserSession {
     /// The deadline passed without a check-in: the user is non-responsive and every responder
     /// gets "{A} missed their check-in." (§8). Nothing happens if the deadline moved meanwhile.
     func markNonResponsive(missing deadline: Int64) {
-        defer { if isIdle { broker.assumeIsolated { $0.evictIfIdle(self) } } }
         var mutation = Mutation(now: WallClock.nowMs())
         guard user.checkInDeadline == deadline, !user.isNonResponsive, deadline <= mutation.now else { return }
         var updated = user

@@ -57,7 +57,7 @@ extension UserSession {
 
     func commitFinished() {
         pendingCommits -= 1
-        if isIdle { broker.assumeIsolated { $0.evictIfIdle(self) } }
+        unloadIfIdle()
     }
 
     /// Memory got ahead of the store: drop every device (they resume against the stored

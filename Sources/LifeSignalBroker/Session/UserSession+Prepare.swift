@@ -15,14 +15,14 @@ extension UserSession {
             return
         }
         connection.holdRequests()
-        pins += 1
+        pin()
         broker.assumeIsolated { broker in
             broker.withSessions(userIDs) { _ in
                 self.assumeIsolated { session in
-                    session.pins -= 1
                     session.perform(request, from: connection) { (mutation) throws(ProtocolError) in
                         try rules(session, &mutation)
                     }
+                    session.unpin()
                 }
                 connection.releaseRequests()
             }
@@ -34,12 +34,11 @@ extension UserSession {
     func afterQuery(_ query: StoreQuery, from connection: ClientConnection,
                     _ next: @escaping @Sendable (isolated UserSession, StoreQueryResult?) -> Void) {
         connection.holdRequests()
-        pins += 1
+        pin()
         broker.store.submit(StoreWrite(changes: [], query: query)) { [self] result in
             assumeIsolated { session in
-                session.pins -= 1
                 next(session, try? result.get().queryResult)
-                if session.isIdle { session.broker.assumeIsolated { $0.evictIfIdle(session) } }
+                session.unpin()
             }
             connection.releaseRequests()
         }

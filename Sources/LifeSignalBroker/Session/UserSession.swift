@@ -55,6 +55,19 @@ actor UserSession {
 
     var isIdle: Bool { online.isEmpty && pendingCommits == 0 && pins == 0 }
 
+    /// Keeps the session loaded until the matching `unpin()`: something is about to use it.
+    func pin() { pins += 1 }
+
+    func unpin() {
+        pins -= 1
+        unloadIfIdle()
+    }
+
+    /// Unloads the session once no device, commit or pin needs it any more.
+    func unloadIfIdle() {
+        if isIdle { broker.assumeIsolated { $0.evictIfIdle(self) } }
+    }
+
     /// Assigns the next seq, logs the event durably in `mutation`, and queues its delivery.
     func emit(_ name: String, _ data: JSONValue, into mutation: inout Mutation) {
         lastSeq += 1
