@@ -62,7 +62,7 @@ extension Broker {
             connection.respond(error: error, rid: request.rid)
             return
         }
-        connection.phase = .authenticating(queued: [])
+        connection.beginAuthentication()
         withSession(hello.userID) { session in
             guard !connection.isClosing else { return }
             // One answer for an unknown user and a wrong token: it must not reveal which (§3).

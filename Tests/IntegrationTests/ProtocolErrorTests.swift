@@ -158,6 +158,49 @@ struct ProtocolErrorTests {
         #expect(answered == rids)
     }
 
+    @Test func requestsPipelinedBehindHelloWaitForItsAnswer() throws {
+        let setup = try RawConnection(port: broker.port)
+        let alice = try #require(setup.register(name: "Alice"))
+        let connection = try RawConnection(port: broker.port)
+        // Sent back to back, before the broker has even loaded the user.
+        let hello = connection.send(Op.hello, [
+            "version": 1, "user": .string(alice.userID), "token": .string(alice.token), "device": "fast",
+        ])
+        let keepalive = connection.send(Op.keepalive)
+        let update = connection.send(Op.profileUpdate, ["name": "Quick"])
+        var order: [String] = []
+        while order.count < 5, let message = connection.next() {
+            switch message {
+            case .ok(let rid, _): order.append(rid == hello ? "hello" : rid == keepalive ? "keepalive" : rid == update ? "update" : "?")
+            case .snapshot: order.append("snapshot")
+            case .event(_, let name, _): order.append(name)
+            case .error(_, let error): order.append("error \(error.code.rawValue)")
+            }
+        }
+        #expect(order == ["hello", "snapshot", "keepalive", EventName.userUpdated, "update"])
+    }
+
+    @Test func aResponseHasNoRidWhenTheRequestHadNone() throws {
+        let (connection, _) = try RawConnection.authenticated(port: broker.port)
+        connection.sendFrame(["op": "keepalive"])
+        connection.sendFrame(["op": "keepalive", "rid": .null])
+        for _ in 0..<2 {
+            guard case .ok(let rid, let fields) = connection.next() else {
+                Issue.record("expected an ok")
+                return
+            }
+            #expect(rid == nil)
+            #expect(fields["serverTime"]?.intValue != nil)
+        }
+        connection.sendFrame(["op": "teleport"])
+        guard case .error(let rid, let error) = connection.next() else {
+            Issue.record("expected an error")
+            return
+        }
+        #expect(rid == nil)
+        #expect(error.code == .unknownOp)
+    }
+
     @Test func byeIsAnsweredThenTheBrokerCloses() throws {
         let (connection, _) = try RawConnection.authenticated(port: broker.port)
         #expect(connection.request(Op.bye)?.okFields != nil)

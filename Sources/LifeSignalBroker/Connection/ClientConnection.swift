@@ -11,8 +11,8 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     enum Phase {
         /// Only `register` and `hello` are allowed (PROTOCOL §3).
         case awaitingHello
-        /// `hello` is being checked (the user may be loading); requests wait in order.
-        case authenticating(queued: [Request])
+        /// `hello` is being checked (the user may be loading); requests are held meanwhile.
+        case authenticating
         case active(UserSession, deviceID: String)
         case closing
     }
@@ -77,24 +77,23 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
 
     /// Sends `request` wherever the connection's phase says it belongs.
     func route(_ request: Request) {
+        if holds > 0 {
+            heldRequests.append(request)
+            return
+        }
         switch phase {
         case .awaitingHello:
             broker.assumeIsolated { $0.handleUnauthenticated(request, from: self) }
-        case .authenticating(var queued):
-            queued.append(request)
-            phase = .authenticating(queued: queued)
         case .active(let session, _):
-            if holds > 0 {
-                heldRequests.append(request)
-            } else {
-                session.assumeIsolated { $0.handle(request, from: self) }
-            }
-        case .closing:
+            session.assumeIsolated { $0.handle(request, from: self) }
+        case .authenticating, .closing:
+            // `authenticating` always holds; what reaches a closing connection is dropped.
             break
         }
     }
 
-    /// Preparations under way (a query, then a load, may nest) and what arrived meanwhile.
+    /// Preparations under way (a hello's check, a query, then a load: they may nest) and what
+    /// arrived meanwhile.
     private var holds = 0
     private var heldRequests: [Request] = []
 
@@ -110,11 +109,17 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         }
     }
 
+    /// Starts checking a `hello`: the requests pipelined behind it wait for the answer.
+    func beginAuthentication() {
+        phase = .authenticating
+        holdRequests()
+    }
+
     /// Ends the `authenticating` phase and runs what arrived meanwhile, in order.
     func finishAuthentication(as newPhase: Phase) {
-        guard case .authenticating(let queued) = phase else { return }
+        guard case .authenticating = phase else { return }
         phase = newPhase
-        for request in queued where !isClosing { route(request) }
+        releaseRequests()
     }
 
     func connectionDidClose(_ connection: TCPConnection, error: UVError?) {

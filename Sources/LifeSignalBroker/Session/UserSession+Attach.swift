@@ -23,7 +23,6 @@ extension UserSession {
             return
         }
         online[hello.deviceID] = connection
-        connection.finishAuthentication(as: .active(self, deviceID: hello.deviceID))
         let key = DeviceKey(userID: userID, deviceID: hello.deviceID)
         var record = devices[hello.deviceID] ?? DeviceRecord(key: key, platform: nil, pushToken: nil, lastSeenAt: nil)
         if let platform = hello.platform { record.platform = platform }
@@ -65,6 +64,9 @@ extension UserSession {
                 connection.complete(ticket, with: reply)
             }
         }
+        // Only now may the requests pipelined behind the hello run: their answers come after its
+        // own, and their events after its catch-up (§2, §3).
+        connection.finishAuthentication(as: .active(self, deviceID: hello.deviceID))
     }
 
     /// The range to replay for `resume`, or nil when a snapshot is due (§3).
