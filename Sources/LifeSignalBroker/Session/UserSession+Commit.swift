@@ -30,6 +30,7 @@ extension UserSession {
         }
         for session in mutation.touched { session.assumeIsolated { $0.pendingCommits += 1 } }
         let deliveries = mutation.deliveries
+        let pushes = mutation.pushes
         let touched = mutation.touched
         let broker = self.broker
         broker.store.submit(StoreWrite(changes: mutation.changes)) { result in
@@ -41,7 +42,7 @@ extension UserSession {
                         delivery.session.assumeIsolated { $0.deliver(seq: delivery.seq, frame: delivery.frame) }
                     }
                     if let ticket, let reply { connection?.complete(ticket, with: reply) }
-                    broker.pushOutbox.deliver(mutation.pushes)
+                    broker.pushOutbox.deliver(pushes)
                 case .failure(let error):
                     broker.logger.error("store write failed", metadata: ["lifesignal.error": "\(error)"])
                     if let ticket {

@@ -71,15 +71,16 @@ actor UserSession {
     /// Assigns the next seq, logs the event durably in `mutation`, and queues its delivery.
     func emit(_ name: String, _ data: JSONValue, into mutation: inout Mutation) {
         lastSeq += 1
-        let body = Outbound.eventBody(seq: lastSeq, name: name, data: data)
-        mutation.changes.append(.appendEvent(userID: userID, seq: lastSeq, body: body))
+        // Encoded once: devices get the frame, the store keeps the body inside it.
+        let frame = Outbound.event(seq: lastSeq, name: name, data: data)
+        mutation.changes.append(.appendEvent(userID: userID, seq: lastSeq, body: frame.dropFirst(4)))
         // Prune in steps so that retention costs one DELETE per 64 events, not one per event.
         let pruneThrough = lastSeq - Int64(configuration.eventRetention)
         if pruneThrough - oldestRetainedSeq >= 63 {
             mutation.changes.append(.pruneEvents(userID: userID, throughSeq: pruneThrough))
             oldestRetainedSeq = pruneThrough + 1
         }
-        mutation.deliveries.append(.init(session: self, seq: lastSeq, frame: FrameEncoder.frame(body: body)))
+        mutation.deliveries.append(.init(session: self, seq: lastSeq, frame: frame))
         mutation.touch(self)
     }
 

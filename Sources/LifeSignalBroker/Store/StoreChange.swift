@@ -9,7 +9,8 @@ public enum StoreChange: Sendable {
     case upsertDevice(DeviceRecord)
     /// A token is unique: whoever held it before loses it when it moves to `owner`.
     case movePushToken(token: String, owner: DeviceKey)
-    case appendEvent(userID: String, seq: Int64, body: [UInt8])
+    /// `body` is the event without its length prefix (usually a slice of the frame sent to devices).
+    case appendEvent(userID: String, seq: Int64, body: ArraySlice<UInt8>)
     /// Drops events at or below `throughSeq` (retention).
     case pruneEvents(userID: String, throughSeq: Int64)
     /// One side of a relationship; a request always writes both sides.
