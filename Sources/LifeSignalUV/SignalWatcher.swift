@@ -26,15 +26,15 @@ public final class SignalWatcher: LoopHandleOwner {
             throw error
         }
         uv_unref(uvHandle)
-        Self.unblock(signal)
+        Self.unblock([signal])
     }
 
     /// A process inherits its parent's signal mask (a parent spawning from a Dispatch worker
-    /// thread passes every signal blocked); a watched signal must reach the loop thread.
-    private static func unblock(_ signal: Int32) {
+    /// thread passes every signal blocked); a signal the process handles must be let through.
+    public static func unblock(_ signals: [Int32]) {
         var set = sigset_t()
         sigemptyset(&set)
-        sigaddset(&set, signal)
+        for signal in signals { sigaddset(&set, signal) }
         pthread_sigmask(SIG_UNBLOCK, &set, nil)
     }
 
