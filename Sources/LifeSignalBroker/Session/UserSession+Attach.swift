@@ -76,10 +76,7 @@ extension UserSession {
     }
 
     func snapshotFrame(seq: Int64) -> [UInt8] {
-        let ordered = contacts.values.sorted {
-            ($0.record.addedAt, $0.record.contactID) < ($1.record.addedAt, $1.record.contactID)
-        }
-        return Outbound.snapshot(seq: seq, user: user, contacts: ordered.map(\.document),
+        Outbound.snapshot(seq: seq, user: user, contacts: contactDocuments,
                                  notifications: notifications.newest, unreadCount: notifications.unreadCount)
     }
 

@@ -120,13 +120,16 @@ extension UserSession {
         return ["contact": pair.mine.document.json]
     }
 
-    /// `contacts.list`, ordered by when each was added.
-    var contactList: JSONObject {
-        let ordered = contacts.values.sorted {
+    /// Every contact as this user sees them, in the order they were added: the order of
+    /// `contacts.list` and of a snapshot.
+    var contactDocuments: [Contact] {
+        contacts.values.sorted {
             ($0.record.addedAt, $0.record.contactID) < ($1.record.addedAt, $1.record.contactID)
-        }
-        return ["contacts": .array(ordered.map(\.document.json))]
+        }.map(\.document)
     }
+
+    /// `contacts.list`.
+    var contactList: JSONObject { ["contacts": .array(contactDocuments.map(\.json))] }
 
     typealias ContactRules = @Sendable (isolated UserSession, String, inout Mutation) throws(ProtocolError)
         -> JSONObject
