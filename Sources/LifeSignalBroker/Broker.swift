@@ -69,8 +69,6 @@ public actor Broker {
         deadlines = nil
     }
 
-    public var onlineConnectionCount: Int { connections.count }
-
     private func accept(_ connection: ClientConnection) {
         connections[connection.id] = connection
         connection.tcp.delegate = connection

@@ -4,9 +4,6 @@ import LifeSignalProtocol
 
 /// Queries the broker needs; each runs inside the writer's transaction (see `StoreQuery`).
 enum SQLiteReads {
-    /// How many of a user's newest notifications are loaded with the user.
-    static let recentNotificationLimit = 100
-
     static func answer(_ query: StoreQuery, _ db: Database) throws -> StoreQueryResult {
         switch query {
         case .events(let userID, let afterSeq, let throughSeq):
@@ -52,7 +49,7 @@ enum SQLiteReads {
         return StoredUser(
             user: UserColumns.user(from: row), tokenHash: Array(tokenHash), devices: devices,
             lastSeq: lastSeq, oldestRetainedSeq: oldest, contacts: try contacts(of: id, db),
-            recentNotifications: try notifications(userID: id, beforeID: nil, limit: recentNotificationLimit, db) ?? [Notification](),
+            recentNotifications: try notifications(userID: id, beforeID: nil, limit: NotificationWindow.capacity, db) ?? [Notification](),
             notificationCount: counts?["total"] ?? 0, unreadCount: counts?["unread"] ?? 0)
     }
 

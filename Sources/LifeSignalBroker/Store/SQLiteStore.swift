@@ -41,9 +41,4 @@ public final class SQLiteStore: BrokerStore {
     public func close() {
         writer.close()
     }
-
-    /// Statistics and administration read the database directly (never from the loop).
-    public func read<T>(_ body: (Database) throws -> T) throws -> T {
-        try pool.read(body)
-    }
 }

@@ -181,7 +181,7 @@ public struct StoredUser: Sendable {
     public var oldestRetainedSeq: Int64
     /// Each contact with what the user sees of them now.
     public var contacts: [(record: ContactRecord, mirror: ContactMirror)]
-    /// The newest notifications, newest first (at most `recentNotificationLimit`).
+    /// The newest notifications, newest first (at most `NotificationWindow.capacity`).
     public var recentNotifications: [Notification]
     public var notificationCount: Int
     public var unreadCount: Int
