@@ -1,6 +1,9 @@
 import CLibUV
 
 extension TCPConnection {
+    /// Outbound capacity a connection keeps between flushes.
+    static let retainedOutboundCapacity = 4 * 1024
+
     /// Appends to the outbound buffer; the loop flushes each dirty connection once per iteration
     /// (uv_try_write first, uv_write for the rest, which stays queued behind an in-flight write).
     public func write(_ bytes: UnsafeRawBufferPointer) {
@@ -73,8 +76,9 @@ extension TCPConnection {
             }
             inFlightBytes = count
         }
-        // Large buffers are not worth keeping per connection.
-        if outbound.capacity > 64 * 1024 {
+        // An idle connection keeps at most a small buffer: a burst (a snapshot) is given back at
+        // once, while a busy one reuses its few KiB and allocates at most once per flush.
+        if outbound.capacity > Self.retainedOutboundCapacity {
             outbound = []
         } else {
             outbound.removeAll(keepingCapacity: true)
