@@ -128,16 +128,3 @@ struct AuthorizationTests {
         #expect(devices.first?.objectValue?["hasToken"]?.boolValue == false)
     }
 }
-
-extension Person {
-    /// Everything this user's devices would see, read through a fresh device's snapshot
-    /// (a new device gets one: PROTOCOL §3).
-    func observedSnapshot() throws -> Snapshot {
-        let observer = try RawConnection(port: port)
-        defer { _ = observer.request(Op.bye) }
-        guard observer.hello(credential, device: "observer")?.okFields != nil,
-              case .snapshot(let snapshot) = observer.next()
-        else { throw RawConnection.SetupFailed() }
-        return snapshot
-    }
-}

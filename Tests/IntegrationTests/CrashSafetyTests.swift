@@ -179,17 +179,9 @@ struct CrashSafetyTests {
     }
 
     private func notificationTexts(of person: Person, port: Int) -> [String: Int] {
-        guard let connection = try? RawConnection(port: port),
-              connection.hello(person.credential, device: "history")?.okFields != nil else { return [:] }
         var texts: [String: Int] = [:]
-        var cursor: String?
-        while true {
-            var fields: JSONObject = ["limit": 100]
-            if let cursor { fields["before"] = .string(cursor) }
-            let page = connection.request(Op.notificationsList, fields)?.okFields?["notifications"]?.arrayValue ?? []
-            if page.isEmpty { break }
-            for item in page { if let text = item.objectValue?.string(at: "message") { texts[text, default: 0] += 1 } }
-            cursor = page.last?.objectValue?.string(at: "id")
+        for item in (try? person.notificationHistory()) ?? [] {
+            if let text = item.string(at: "message") { texts[text, default: 0] += 1 }
         }
         return texts
     }
