@@ -34,4 +34,49 @@ struct SlowReaderTests {
         #expect(greeting?["lastSeq"]?.intValue == lastSeq)
         #expect(back.settle().map(\.seq) == [lastSeq - 2, lastSeq - 1, lastSeq])
     }
+
+    /// Issue 6: one device stops reading while other users run pings. It is cut at
+    /// `maxOutboundBytes`, the pings go on undisturbed, and the broker does not keep what the
+    /// slow device failed to read: its memory grows by far less than was sent to it.
+    @Test func aSlowReaderUnderPingLoadIsCutWhileTheOthersGoOnAndMemoryStaysBounded() throws {
+        let broker = try BrokerProcess(arguments: ["--max-outbound-bytes", "262144"])
+        let load = try LSClient(broker: broker).start([
+            "load", "pings", "--pairs", "10", "--rate", "200", "--duration", "3", "--warmup", "0", "--json",
+        ])
+        let alice = try Person("Alice", port: broker.port)
+        let slow = try RawConnection(port: broker.port, receiveBuffer: 4_096)
+        #expect(slow.hello(alice.credential, device: "slow")?.okFields != nil)
+        _ = alice.settle()
+        let residentBefore = try #require(broker.residentKiB)
+
+        // Each profile change sends both of Alice's devices a user.updated of about 400 bytes.
+        // Events beyond the retention are pruned, so the store does not grow with them.
+        for round in 0..<200 {
+            for index in 0..<100 {
+                alice.phone.send(Op.profileUpdate, [
+                    "name": .string("Alice \(round)-\(index) " + String(repeating: "x", count: 80)),
+                ])
+            }
+            #expect(alice.phone.settle().count == 100)
+        }
+        let sentToEachDevice = alice.phone.receivedBytes
+        let growthKiB = try #require(broker.residentKiB) - residentBefore
+        print("slow reader: \(sentToEachDevice / 1_024) KiB sent to each device, broker RSS grew \(growthKiB) KiB")
+        #expect(slow.waitForClose(timeout: .seconds(10)))
+
+        // Holding what was sent to the slow device would have cost the broker all of it.
+        let boundKiB = 6 * 1_024
+        #expect(sentToEachDevice / 1_024 > 2 * boundKiB, "the test sent too little to tell: \(sentToEachDevice) bytes")
+        #expect(growthKiB < boundKiB, "RSS grew by \(growthKiB) KiB while \(sentToEachDevice / 1_024) KiB were sent")
+
+        // The other users' pings went on: all delivered, no error, no connection lost.
+        #expect(load.waitForExit() == 0)
+        let report = try #require(load.objects.last)
+        #expect((report.int(at: "delivered") ?? 0) > 0)
+        // Only what was still on its way when the window closed is not counted as delivered.
+        #expect((report.int(at: "delivered") ?? 0) + (report.int(at: "outstandingAtEnd") ?? 0)
+            == report.int(at: "sent"))
+        #expect(report["errors"]?.objectValue?.isEmpty == true)
+        #expect(report.int(at: "disconnects") == 0)
+    }
 }

@@ -59,6 +59,14 @@ final class BrokerProcess: @unchecked Sendable {
         try start()
     }
 
+    /// The broker's resident memory (VmRSS) in KiB, or nil when it is not running.
+    var residentKiB: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") })
+        else { return nil }
+        return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    }
+
     deinit { stop(signal: SIGKILL) }
 }
 

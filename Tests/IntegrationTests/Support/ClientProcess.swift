@@ -79,6 +79,19 @@ final class RunningClient {
         output.waitForLine(timeout: timeout) { JSONLine.parse($0).map(match) ?? false }.flatMap(JSONLine.parse)
     }
 
+    /// Waits (bounded) for the command to end by itself; its status, or nil if it had to be killed.
+    func waitForExit(timeout: Duration = .seconds(60)) -> Int32? {
+        let deadline = ContinuousClock.now + timeout
+        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+        guard !process.isRunning else {
+            stop()
+            return nil
+        }
+        process.waitUntilExit()
+        output.waitUntilFinished()
+        return process.terminationStatus
+    }
+
     func stop() {
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)

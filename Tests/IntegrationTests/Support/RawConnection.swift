@@ -97,6 +97,8 @@ final class RawConnection {
     }
 
     private(set) var isClosed = false
+    /// Every byte read from the broker so far.
+    private(set) var receivedBytes = 0
 
     /// Reads what is there (waiting up to the socket timeout). False once the peer has closed.
     private func readOnce() -> Bool {
@@ -107,6 +109,7 @@ final class RawConnection {
             return false
         }
         guard count > 0 else { return true }
+        receivedBytes += count
         try? chunk.withUnsafeBytes { bytes in
             try decoder.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { body in
                 if let message = try? ServerMessage.parse(body) { received.append(message) }
