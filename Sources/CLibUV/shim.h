@@ -54,6 +54,23 @@ static inline int ls_format_address(const struct sockaddr_storage *ss, char *out
     return UV_EAFNOSUPPORT;
 }
 
+// An address without its port as 16 bytes of IPv6 form (IPv4 as ::ffff:a.b.c.d).
+// Returns 0, or UV_EAFNOSUPPORT for another family.
+static inline int ls_address_bytes(const struct sockaddr_storage *ss, unsigned char out[16]) {
+    if (ss->ss_family == AF_INET) {
+        memset(out, 0, 10);
+        out[10] = 0xff;
+        out[11] = 0xff;
+        memcpy(out + 12, &((const struct sockaddr_in *)ss)->sin_addr, 4);
+        return 0;
+    }
+    if (ss->ss_family == AF_INET6) {
+        memcpy(out, &((const struct sockaddr_in6 *)ss)->sin6_addr, 16);
+        return 0;
+    }
+    return UV_EAFNOSUPPORT;
+}
+
 static inline int ls_port(const struct sockaddr_storage *ss) {
     if (ss->ss_family == AF_INET) return ntohs(((const struct sockaddr_in *)ss)->sin_port);
     if (ss->ss_family == AF_INET6) return ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);

@@ -45,7 +45,7 @@ extension Broker {
 
     private func load(_ userID: String, waiters: [(UserSession?) -> Void]) {
         users[userID] = .loading(waiters: waiters)
-        store.submit(StoreWrite(changes: [], query: .user(id: userID))) { [self] result in
+        submit(StoreWrite(changes: [], query: .user(id: userID))) { [self] result in
             let loaded = result.map { written -> StoredUser? in
                 if case .user(let stored) = written.queryResult { stored } else { nil }
             }

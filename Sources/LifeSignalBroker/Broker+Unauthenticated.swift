@@ -15,6 +15,13 @@ extension Broker {
 
     /// `register`: a new user and credential; the token is shown once and stored only hashed.
     func register(_ request: Request, from connection: ClientConnection) {
+        // Before anything else: a register over its address's rate creates nothing (§9).
+        if let address = connection.tcp.remoteIP, !registerLimiter.take(address, nowMs: loop.cachedNowMs) {
+            logThrottled(.registerLimited, "register rate limited", ["lifesignal.peer": "\(connection.tcp.remoteAddress)"])
+            connection.respond(error: Self.registerRateLimited, rid: request.rid)
+            return
+        }
+        guard !shedIfOverloaded(request, from: connection) else { return }
         let user: User
         do {
             let name = try Validate.name(try request.string("name"))
@@ -32,7 +39,7 @@ extension Broker {
         let token = Credentials.newToken()
         let ticket = connection.reserveResponse()
         let rid = request.rid
-        store.submit(StoreWrite(changes: [.createUser(user, tokenHash: Credentials.hash(token: token))])) { result in
+        submit(StoreWrite(changes: [.createUser(user, tokenHash: Credentials.hash(token: token))])) { result in
             let reply = switch result {
             case .success: Outbound.ok(rid: rid, ["user": user.json, "token": .string(token)])
             case .failure: Outbound.error(rid: rid, ProtocolError(.internal, "the user could not be stored"))
@@ -43,6 +50,8 @@ extension Broker {
 
     /// `hello`: checks the fields, then the credentials against the (possibly loading) user.
     func hello(_ request: Request, from connection: ClientConnection) {
+        // A hello loads the user and records the device: it needs the store.
+        guard !shedIfOverloaded(request, from: connection) else { return }
         let hello: HelloRequest
         do throws(ProtocolError) {
             let version = try request.int("version")
@@ -74,4 +83,6 @@ extension Broker {
             session.assumeIsolated { $0.attach(connection, hello: hello) }
         }
     }
+
+    private static let registerRateLimited = ProtocolError(.rateLimited, "too many registrations from this address")
 }

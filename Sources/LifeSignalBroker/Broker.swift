@@ -1,3 +1,4 @@
+import DequeModule
 import LifeSignalProtocol
 import LifeSignalUV
 import Logging
@@ -30,7 +31,22 @@ public actor Broker {
     var pendingReloads: [String: [(UserSession?) -> Void]] = [:]
     /// Every pending check-in deadline; made on the loop when the broker starts.
     var deadlines: DeadlineScheduler?
-    private var listener: TCPListener?
+    /// Connections at once (`maxConnections`, or derived from the open-file limit).
+    nonisolated let maxConnections: Int
+    /// RLIMIT_NOFILE in force, after raising the soft limit to the hard one.
+    nonisolated let openFileLimit: Int
+    /// Store submissions not yet completed (Broker+Backlog).
+    var storeBacklog = 0
+    /// Ids of connections in the order they came, for closing the oldest one still awaiting
+    /// `hello` at the connection limit; ids that said hello or closed since are skipped then.
+    var helloQueue = Deque<UInt64>()
+    /// `register`s per source address.
+    var registerLimiter: AddressRateLimiter
+    var logThrottle = LogThrottle()
+    var listener: TCPListener?
+    /// The port actually bound, for listening again after a pause.
+    var boundPort = 0
+    var listenRetryTimer: Timer?
     private var sweepTimer: Timer?
 
     func setSweepTimer(_ timer: Timer) { sweepTimer = timer }
@@ -42,35 +58,40 @@ public actor Broker {
         self.store = store
         self.loop = loop
         self.logger = logger
+        registerLimiter = AddressRateLimiter(ratePerSecond: configuration.registerRate,
+                                             burst: configuration.registerBurst)
+        let fileLimit = OpenFileLimit.raiseToHard()
+        openFileLimit = fileLimit
+        maxConnections = configuration.maxConnections ?? OpenFileLimit.defaultMaxConnections(limit: fileLimit)
         pushOutbox = PushOutbox(gateway: pushGateway ?? RecordingPushGateway(logger: logger), logger: logger)
     }
 
     /// Binds and starts accepting; returns the port (the real one when 0 was asked for).
     public func start() throws -> Int {
-        let listener = try TCPListener(loop: loop, host: configuration.host, port: configuration.port)
-        let configuration = self.configuration
-        try listener.start { [unowned self] tcp in
-            let connection = ClientConnection(tcp: tcp, broker: self, configuration: configuration)
-            assumeIsolated { $0.accept(connection) }
-        }
-        self.listener = listener
+        boundPort = try listen(port: configuration.port)
         startSweeping()
         try startDeadlines()
-        return listener.localPort
+        return boundPort
     }
 
     /// Stops accepting; existing connections are left to the loop's graceful shutdown.
     public func stopAccepting() {
         listener?.close()
         listener = nil
+        listenRetryTimer?.close()
+        listenRetryTimer = nil
         sweepTimer?.close()
         sweepTimer = nil
         deadlines?.close()
         deadlines = nil
     }
 
-    private func accept(_ connection: ClientConnection) {
+    func accept(_ tcp: TCPConnection) {
+        guard admit(tcp) else { return }
+        let connection = ClientConnection(tcp: tcp, broker: self, configuration: configuration)
         connections[connection.id] = connection
+        helloQueue.append(connection.id)
+        compactHelloQueueIfNeeded()
         connection.tcp.delegate = connection
         connection.tcp.startReading()
     }

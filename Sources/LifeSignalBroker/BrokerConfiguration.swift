@@ -12,6 +12,12 @@
 /// | `eventRetention` (`--event-retention`) | 1,000 | events kept per user for `resume` (§6) |
 /// | `minCheckInIntervalSec` (`--min-check-in-interval-sec`) | 60 | smallest `checkInIntervalSec` allowed (§4) |
 /// | `maxOutboundBytes` (`--max-outbound-bytes`) | 4 MiB | unsent output that cuts a slow reader (§9) |
+/// | `requestRate` (`--request-rate`) | 200 | requests per second per connection, every frame counted; over it `rate_limited` (§9); 0 turns it off |
+/// | `requestBurst` (`--request-burst`) | 400 | requests a connection may send at once before `requestRate` applies |
+/// | `registerRate` (`--register-rate`) | 1 | `register`s per second per source address (IPv6: per /64); over it `rate_limited`; 0 turns it off |
+/// | `registerBurst` (`--register-burst`) | 60 | `register`s an address may send at once before `registerRate` applies |
+/// | `maxPendingWrites` (`--max-pending-writes`) | 50,000 | store submissions not yet committed at which requests that need the store get `overloaded` (§9) |
+/// | `maxConnections` (`--max-connections`) | open-file limit − 256 | connections at once; beyond it the oldest connection awaiting `hello` is closed to make room, else the new one is refused |
 public struct BrokerConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 7420
@@ -23,6 +29,13 @@ public struct BrokerConfiguration: Sendable {
     public var eventRetention = 1_000
     public var minCheckInIntervalSec: Int64 = 60
     public var maxOutboundBytes = 4 * 1024 * 1024
+    public var requestRate: Double = 200
+    public var requestBurst = 400
+    public var registerRate: Double = 1
+    public var registerBurst = 60
+    public var maxPendingWrites = 50_000
+    /// nil: derived from the process's open-file limit when the broker starts (`OpenFileLimit`).
+    public var maxConnections: Int?
 
     public init() {}
 }
@@ -45,5 +58,13 @@ extension BrokerConfiguration {
         try require(eventRetention >= 1, "event-retention must be at least 1")
         try require((1...2_592_000).contains(minCheckInIntervalSec), "min-check-in-interval-sec must be 1…2592000")
         try require(maxOutboundBytes >= maxFrameBytes, "max-outbound-bytes must be at least max-frame-bytes")
+        try require(requestRate >= 0 && requestRate.isFinite, "request-rate must be 0 (off) or more")
+        try require(requestRate == 0 || requestRate >= 0.001, "request-rate must be 0 (off) or at least 0.001")
+        try require((1...1_000_000).contains(requestBurst), "request-burst must be 1…1000000")
+        try require(registerRate >= 0 && registerRate.isFinite, "register-rate must be 0 (off) or more")
+        try require(registerRate == 0 || registerRate >= 0.001, "register-rate must be 0 (off) or at least 0.001")
+        try require((1...1_000_000).contains(registerBurst), "register-burst must be 1…1000000")
+        try require(maxPendingWrites >= 1, "max-pending-writes must be at least 1")
+        try require(maxConnections.map { $0 >= 1 } ?? true, "max-connections must be at least 1")
     }
 }

@@ -33,7 +33,17 @@ public enum BrokerServer {
             logger.info("listening", metadata: [
                 "lifesignal.host": "\(configuration.host)", "lifesignal.port": "\(port)",
                 "lifesignal.data": "\(configuration.dataDirectory)",
+                "lifesignal.connections.max": "\(broker.maxConnections)",
+                "lifesignal.files.max": "\(broker.openFileLimit)",
             ])
+            if broker.maxConnections > OpenFileLimit.defaultMaxConnections(limit: broker.openFileLimit) {
+                // Accepts beyond the descriptors fail (EMFILE) instead of being refused cleanly.
+                logger.warning("max-connections leaves fewer descriptors than the reserve", metadata: [
+                    "lifesignal.connections.max": "\(broker.maxConnections)",
+                    "lifesignal.files.max": "\(broker.openFileLimit)",
+                    "lifesignal.files.reserved": "\(OpenFileLimit.reserved)",
+                ])
+            }
             var watchers: [SignalWatcher] = []
             for signal in [SIGINT, SIGTERM] {
                 watchers.append(try SignalWatcher(loop: loop, signal: signal) {

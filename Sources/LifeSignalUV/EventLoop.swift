@@ -35,6 +35,10 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     var shutdownPhase = ShutdownPhase.running
     var shutdownHooks: [() -> Void] = []
     var liveConnections = 0
+    /// TCP connections whose socket is open: made and not yet closed. uv_close releases the
+    /// descriptor at once, while the close callback comes at the end of the iteration, so this
+    /// is the count of descriptors they hold, for limits on them. Loop thread only.
+    public internal(set) var openConnectionCount = 0
     var flushTimer: Timer?
     /// The async and prepare handles' memory is freed by their close callback; never touch them after.
     var internalHandlesOpen = true

@@ -32,6 +32,14 @@ struct SocketAddress {
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// The address without its port; nil for a family other than IPv4 and IPv6.
+    var ipAddress: IPAddress? {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        let rc = withUnsafePointer(to: storage) { ls_address_bytes($0, &bytes) }
+        guard rc == 0 else { return nil }
+        return IPAddress(bytes: bytes)
+    }
+
     /// Reads a handle's own or peer address with uv_tcp_getsockname / uv_tcp_getpeername.
     static func query(
         _ tcp: UnsafeMutablePointer<uv_tcp_t>,

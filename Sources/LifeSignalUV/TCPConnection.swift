@@ -37,6 +37,7 @@ public final class TCPConnection: LoopHandleOwner {
         self.rawHandle = allocateHandle(uv_tcp_t.self)
         try adoptHandle(uv_tcp_init(loop.uvLoop, ls_tcp(rawHandle)), "uv_tcp_init")
         loop.liveConnections += 1
+        loop.openConnectionCount += 1
     }
 
     var tcp: UnsafeMutablePointer<uv_tcp_t> { ls_tcp(rawHandle) }
@@ -53,10 +54,17 @@ public final class TCPConnection: LoopHandleOwner {
         return address.description
     }
 
+    /// The peer's address without its port; nil until established (or if it could not be read).
+    public private(set) var remoteIP: IPAddress?
+
     /// Called when the connection is established (accepted or connected).
     func didEstablish() {
         setNoDelay(true)
-        _ = remoteAddress
+        guard handleState == .open,
+              let address = try? SocketAddress.query(tcp, "uv_tcp_getpeername", uv_tcp_getpeername)
+        else { return }
+        cachedRemoteAddress = address.description
+        remoteIP = address.ipAddress
     }
 
     public var isClosed: Bool { handleState != .open }
@@ -110,11 +118,28 @@ public final class TCPConnection: LoopHandleOwner {
         closeIfFlushed()
     }
 
+    /// Tries to hand `bytes` to the kernel at once (one uv_try_write, best effort), then closes:
+    /// the descriptor is free when this returns, for refusing a connection while the process is
+    /// short of them.
+    public func writeNowAndClose(_ bytes: [UInt8]) {
+        guard handleState == .open else { return }
+        if !bytes.isEmpty && outbound.isEmpty && inFlightBytes == 0 {
+            _ = bytes.withUnsafeBytes { raw in
+                var buffer = uv_buf_init(
+                    UnsafeMutableRawPointer(mutating: raw.baseAddress!).assumingMemoryBound(to: CChar.self),
+                    UInt32(raw.count))
+                return uv_try_write(stream, &buffer, 1)
+            }
+        }
+        close()
+    }
+
     func close(error: UVError?) {
         guard handleState == .open else { return }
         closeError = error
         outbound = []
         closeHandle()  // cancels an in-flight uv_write; its callback still runs and frees it
+        loop.openConnectionCount -= 1
     }
 
     func handleDidClose() {

@@ -7,6 +7,7 @@ public final class TCPListener: LoopHandleOwner {
     var handleState = HandleState.open
     private let backlog: Int32
     private var onAccept: ((TCPConnection) -> Void)?
+    private var onError: ((UVError) -> Void)?
     /// The real port, also after binding port 0.
     public private(set) var localPort: Int = 0
 
@@ -34,9 +35,16 @@ public final class TCPListener: LoopHandleOwner {
     }
 
     /// Starts listening. Accepted connections have TCP_NODELAY set and are not yet reading.
-    public func start(_ onAccept: @escaping (TCPConnection) -> Void) throws {
+    ///
+    /// `onError` hears of failed accepts. libuv answers EMFILE/ENFILE by closing a spare
+    /// descriptor, accepting and closing what is pending, and opening the spare again; it reports
+    /// them only when it has no spare, and then retries accept(2) at once, in a loop, until the
+    /// callback closes the listener: so a listener told EMFILE/ENFILE must close (and may listen
+    /// again later) or the loop spins.
+    public func start(_ onAccept: @escaping (TCPConnection) -> Void, onError: ((UVError) -> Void)? = nil) throws {
         guard handleState == .open else { throw UVError(code: UV_EINVAL.rawValue, operation: "uv_listen") }
         self.onAccept = onAccept
+        self.onError = onError
         try uvCheck(uv_listen(ls_stream(rawHandle), backlog) { server, status in
             let data = uv_handle_get_data(ls_handle(server!))!
             Unmanaged<TCPListener>.fromOpaque(data).takeUnretainedValue().accept(status: status)
@@ -48,8 +56,12 @@ public final class TCPListener: LoopHandleOwner {
     }
 
     private func accept(status: Int32) {
-        // Accept errors (EMFILE...) leave nothing to hand out; libuv keeps listening.
-        guard status == 0, handleState == .open, let onAccept else { return }
+        guard status == 0 else {
+            // Nothing to hand out. libuv keeps listening, and retries at once (see `start`).
+            if handleState == .open { onError?(UVError(code: status, operation: "accept")) }
+            return
+        }
+        guard handleState == .open, let onAccept else { return }
         guard let connection = try? TCPConnection(loop: loop) else { return }
         do {
             try uvCheck(uv_accept(ls_stream(rawHandle), ls_stream(connection.rawHandle)), "uv_accept")
@@ -63,6 +75,7 @@ public final class TCPListener: LoopHandleOwner {
 
     func handleDidClose() {
         onAccept = nil
+        onError = nil
     }
 
     func beginGracefulShutdown() {

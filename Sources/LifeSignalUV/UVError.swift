@@ -19,6 +19,9 @@ public struct UVError: Error, CustomStringConvertible, Sendable, Equatable {
     public var description: String { "\(operation): \(String(cString: uv_strerror(code))) (\(name))" }
 
     public var isEndOfFile: Bool { code == UV_EOF.rawValue }
+
+    /// EMFILE or ENFILE: the process or the system has no file descriptor to spare.
+    public var isOutOfDescriptors: Bool { code == UV_EMFILE.rawValue || code == UV_ENFILE.rawValue }
 }
 
 /// The one place libuv return codes become errors (like NIO's `syscall`): negative is failure,

@@ -27,6 +27,18 @@ struct Serve: ParsableCommand {
     var minCheckInIntervalSec: Int64?
     @Option(help: "Unsent bytes that cut a slow reader. [env: LSBROKER_MAX_OUTBOUND_BYTES]")
     var maxOutboundBytes: Int?
+    @Option(help: "Requests per second per connection; 0 turns the limit off. [env: LSBROKER_REQUEST_RATE]")
+    var requestRate: Double?
+    @Option(help: "Requests a connection may send at once. [env: LSBROKER_REQUEST_BURST]")
+    var requestBurst: Int?
+    @Option(help: "Registers per second per source address (IPv6: per /64); 0 turns it off. [env: LSBROKER_REGISTER_RATE]")
+    var registerRate: Double?
+    @Option(help: "Registers an address may send at once. [env: LSBROKER_REGISTER_BURST]")
+    var registerBurst: Int?
+    @Option(help: "Uncommitted store writes at which requests that need the store get overloaded. [env: LSBROKER_MAX_PENDING_WRITES]")
+    var maxPendingWrites: Int?
+    @Option(help: "Connections at once; default: the open-file limit less 256. [env: LSBROKER_MAX_CONNECTIONS]")
+    var maxConnections: Int?
     @Option(help: "trace, debug, info, notice, warning, error or critical. [env: LSBROKER_LOG_LEVEL]")
     var logLevel: String?
 
@@ -46,6 +58,13 @@ struct Serve: ParsableCommand {
             minCheckInIntervalSec, "MIN_CHECK_IN_INTERVAL_SEC", config.minCheckInIntervalSec)
         config.maxOutboundBytes = try environment.resolve(
             maxOutboundBytes, "MAX_OUTBOUND_BYTES", config.maxOutboundBytes)
+        config.requestRate = try environment.resolve(requestRate, "REQUEST_RATE", config.requestRate)
+        config.requestBurst = try environment.resolve(requestBurst, "REQUEST_BURST", config.requestBurst)
+        config.registerRate = try environment.resolve(registerRate, "REGISTER_RATE", config.registerRate)
+        config.registerBurst = try environment.resolve(registerBurst, "REGISTER_BURST", config.registerBurst)
+        config.maxPendingWrites = try environment.resolve(
+            maxPendingWrites, "MAX_PENDING_WRITES", config.maxPendingWrites)
+        config.maxConnections = try environment.resolve(maxConnections, "MAX_CONNECTIONS")
         let levelName = try environment.resolve(logLevel, "LOG_LEVEL", "info")
         guard let level = Logger.Level(rawValue: levelName) else {
             throw ValidationError("unknown log level '\(levelName)'")
@@ -67,8 +86,13 @@ struct Environment {
     init(_ values: [String: String]) { self.values = values }
 
     func resolve<T: LosslessStringConvertible>(_ option: T?, _ name: String, _ fallback: T) throws -> T {
+        try resolve(option, name) ?? fallback
+    }
+
+    /// As above, for a setting whose default is decided later (nil when neither is given).
+    func resolve<T: LosslessStringConvertible>(_ option: T?, _ name: String) throws -> T? {
         if let option { return option }
-        guard let text = values["LSBROKER_" + name] else { return fallback }
+        guard let text = values["LSBROKER_" + name] else { return nil }
         guard let value = T(text) else { throw ValidationError("LSBROKER_\(name)='\(text)' is not valid") }
         return value
     }

@@ -34,12 +34,15 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     private var decoder: FrameDecoder
     private var responses = ResponseOrder()
     private let maxOutboundBytes: Int
+    /// `requestRate` / `requestBurst` (§9 `rate_limited`).
+    private var requestBudget: TokenBucket
 
     init(tcp: TCPConnection, broker: Broker, configuration: BrokerConfiguration) {
         self.tcp = tcp
         self.broker = broker
         decoder = FrameDecoder(maxFrameBytes: configuration.maxFrameBytes)
         maxOutboundBytes = configuration.maxOutboundBytes
+        requestBudget = TokenBucket(ratePerSecond: configuration.requestRate, burst: configuration.requestBurst)
         openedAtMs = tcp.loop.cachedNowMs
         lastHeardMs = openedAtMs
     }
@@ -65,15 +68,25 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     }
 
     private func handleFrame(_ body: UnsafeRawBufferPointer) {
+        // Every frame takes a token, also one answered bad_json or bad_request: abuse is abuse.
+        // `lastHeardMs` is the loop's cached time of this read, so this costs no clock read.
+        let admitted = requestBudget.take(nowMs: lastHeardMs)
         let request: Request
         do {
             request = try Request.parse(body)
         } catch {
-            respond(error: error.error, rid: error.rid)
+            respond(error: admitted ? error.error : Self.rateLimited, rid: error.rid)
+            return
+        }
+        guard admitted else {
+            // Answered in its place with its rid, and not run (§9).
+            respond(error: Self.rateLimited, rid: request.rid)
             return
         }
         route(request)
     }
+
+    private static let rateLimited = ProtocolError(.rateLimited, "over this connection's request rate")
 
     /// Sends `request` wherever the connection's phase says it belongs.
     func route(_ request: Request) {
@@ -179,5 +192,11 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     func close() {
         phase = .closing
         tcp.close()
+    }
+
+    /// Sends `frame` if the kernel takes it at once, then closes, freeing the descriptor now.
+    func closeNow(_ frame: [UInt8]) {
+        phase = .closing
+        tcp.writeNowAndClose(frame)
     }
 }

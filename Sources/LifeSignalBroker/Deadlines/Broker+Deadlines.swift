@@ -10,7 +10,7 @@ extension Broker {
         }
         deadlines = scheduler
         let started = loop.monotonicNowMs()
-        store.submit(StoreWrite(changes: [], query: .pendingDeadlines)) { [self] result in
+        submit(StoreWrite(changes: [], query: .pendingDeadlines)) { [self] result in
             assumeIsolated { broker in
                 guard case .success(let written) = result, case .deadlines(let pending)? = written.queryResult else {
                     broker.logger.critical("could not load deadlines")

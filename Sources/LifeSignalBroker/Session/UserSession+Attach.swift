@@ -46,7 +46,7 @@ extension UserSession {
         let ticket = connection.reserveResponse()
         pendingCommits += 1
         let write = StoreWrite(changes: [.upsertDevice(record)], query: replay)
-        broker.store.submit(write) { [self] result in
+        submit(write) { [self] result in
             assumeIsolated { session in
                 defer { session.commitFinished() }
                 guard case .success(let written) = result else {

@@ -7,6 +7,8 @@ extension UserSession {
         _ request: Request, from connection: ClientConnection,
         _ rules: (inout Mutation) throws(ProtocolError) -> JSONObject
     ) {
+        // Checked before the rules run: a shed request must change nothing, in memory either.
+        guard !shedIfOverloaded(request, from: connection) else { return }
         var mutation = Mutation(now: WallClock.nowMs())
         let reply: JSONObject
         do {
@@ -33,7 +35,7 @@ extension UserSession {
         let pushes = mutation.pushes
         let touched = mutation.touched
         let broker = self.broker
-        broker.store.submit(StoreWrite(changes: mutation.changes)) { result in
+        submit(StoreWrite(changes: mutation.changes)) { result in
             // Runs on the loop, in commit order.
             broker.assumeIsolated { broker in
                 switch result {

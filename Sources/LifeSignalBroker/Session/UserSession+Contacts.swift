@@ -14,7 +14,7 @@ extension UserSession {
         } catch {
             return connection.respond(error: error, rid: request.rid)
         }
-        afterQuery(.userIDForQRCode(qrCode), from: connection) { session, answer in
+        afterQuery(.userIDForQRCode(qrCode), for: request, from: connection) { session, answer in
             guard case .userID(let otherID?) = answer else {
                 return connection.respond(error: .notFound("no user has that QR code"), rid: request.rid)
             }

@@ -8,6 +8,7 @@ extension UserSession {
     /// is one step; the connection's later requests wait until it has run.
     func perform(_ request: Request, from connection: ClientConnection, loading userIDs: Set<String>,
                  _ rules: @escaping Rules) {
+        guard !shedIfOverloaded(request, from: connection) else { return }
         let broker = self.broker
         let missing = broker.assumeIsolated { broker in userIDs.filter { broker.loadedSession($0) == nil } }
         guard !missing.isEmpty else {
@@ -31,17 +32,28 @@ extension UserSession {
 
     /// Asks the store `query` (after every write before it), then continues with the answer
     /// on the loop; the connection's later requests wait until then.
-    func afterQuery(_ query: StoreQuery, from connection: ClientConnection,
+    func afterQuery(_ query: StoreQuery, for request: Request, from connection: ClientConnection,
                     _ next: @escaping @Sendable (isolated UserSession, StoreQueryResult?) -> Void) {
+        guard !shedIfOverloaded(request, from: connection) else { return }
         connection.holdRequests()
         pin()
-        broker.store.submit(StoreWrite(changes: [], query: query)) { [self] result in
+        submit(StoreWrite(changes: [], query: query)) { [self] result in
             assumeIsolated { session in
                 next(session, try? result.get().queryResult)
                 session.unpin()
             }
             connection.releaseRequests()
         }
+    }
+
+    /// Store submissions go through the broker, which counts the backlog.
+    func submit(_ write: StoreWrite, completion: @escaping @Sendable (Result<StoreWriteResult, Error>) -> Void) {
+        broker.assumeIsolated { $0.submit(write, completion: completion) }
+    }
+
+    /// Answers `overloaded` instead of running a request that needs the store while its backlog is full.
+    func shedIfOverloaded(_ request: Request, from connection: ClientConnection) -> Bool {
+        broker.assumeIsolated { $0.shedIfOverloaded(request, from: connection) }
     }
 
     /// The loaded session of another user (the rules run only once it is loaded).

@@ -4,13 +4,17 @@ import Foundation
 final class BrokerProcess: @unchecked Sendable {
     let dataDirectory: TemporaryDirectory
     let extraArguments: [String]
+    /// When set, the broker runs under this RLIMIT_NOFILE (soft and hard), through `sh -c ulimit`.
+    let openFileLimit: Int?
     private(set) var port = 0
     private(set) var process: Process?
     private(set) var output: OutputCollector?
 
-    init(arguments: [String] = [], dataDirectory: TemporaryDirectory = TemporaryDirectory("broker")) throws {
+    init(arguments: [String] = [], dataDirectory: TemporaryDirectory = TemporaryDirectory("broker"),
+         openFileLimit: Int? = nil) throws {
         self.dataDirectory = dataDirectory
         extraArguments = arguments
+        self.openFileLimit = openFileLimit
         try start()
     }
 
@@ -21,8 +25,15 @@ final class BrokerProcess: @unchecked Sendable {
     /// On a restart the same port is asked for, so clients with the old address reconnect.
     func start() throws {
         let process = Process()
-        process.executableURL = Binaries.broker
-        process.arguments = ["serve", "--port", "\(port)", "--data-dir", dataDirectory.path] + extraArguments
+        let arguments = ["serve", "--port", "\(port)", "--data-dir", dataDirectory.path] + extraArguments
+        if let openFileLimit {
+            // exec keeps the pid: signals and the pid in reports reach the broker itself.
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" \"$@\"", Binaries.broker.path] + arguments
+        } else {
+            process.executableURL = Binaries.broker
+            process.arguments = arguments
+        }
         let pipe = Pipe()
         process.standardError = pipe
         process.standardOutput = pipe

@@ -11,12 +11,24 @@ final class RawConnection {
     private var nextRid: Int64 = 1
 
     /// `receiveBuffer` shrinks the kernel's receive buffer (set before connecting), for a reader
-    /// that falls behind quickly.
-    init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil) throws {
+    /// that falls behind quickly. `source` binds the local end to another loopback address
+    /// (127.0.0.2…), to look like another host.
+    init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil, source: String? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawError.socket(errno) }
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            inet_pton(AF_INET, source, &local.sin_addr)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else { close(fd); throw RawError.connect(errno) }
         }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -53,6 +65,32 @@ final class RawConnection {
         defer { nextRid += 1 }
         sendFrame(.object(body))
         return nextRid
+    }
+
+    /// Sends requests back to back in one write (pipelined, most likely read by the broker in one
+    /// go) and returns their rids.
+    func sendPipelined(_ requests: [(op: String, fields: JSONObject)]) -> [Int64] {
+        var bytes: [UInt8] = []
+        var rids: [Int64] = []
+        for (op, fields) in requests {
+            var body = fields
+            body["op"] = .string(op)
+            body["rid"] = .int(nextRid)
+            rids.append(nextRid)
+            nextRid += 1
+            bytes += FrameEncoder.frame(.object(body))
+        }
+        sendBytes(bytes)
+        return rids
+    }
+
+    /// The next `count` responses (ok or error) in the order they came; events are dropped.
+    func responses(_ count: Int, timeout: Duration = .seconds(10)) -> [ServerMessage] {
+        var found: [ServerMessage] = []
+        while found.count < count, let message = next(timeout: timeout) {
+            if message.isResponse { found.append(message) }
+        }
+        return found
     }
 
     /// The next message from the broker, or nil if none arrives in time or the socket closed.

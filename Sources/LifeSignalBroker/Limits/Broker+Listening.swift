@@ -1,0 +1,52 @@
+import LifeSignalUV
+
+extension Broker {
+    /// How long accepting pauses when the process has no descriptor to spare.
+    static let acceptPauseMs: UInt64 = 500
+
+    /// Binds and listens on `port` (0 picks one); returns the port bound.
+    func listen(port: Int) throws -> Int {
+        let listener = try TCPListener(loop: loop, host: configuration.host, port: port)
+        try listener.start({ [unowned self] tcp in
+            // Called on the loop, which is this actor's executor: the handle never leaves it.
+            nonisolated(unsafe) let tcp = tcp
+            assumeIsolated { $0.accept(tcp) }
+        }, onError: { [unowned self] error in
+            assumeIsolated { $0.acceptFailed(error) }
+        })
+        self.listener = listener
+        return listener.localPort
+    }
+
+    /// A failed accept. EMFILE/ENFILE reach here only when libuv had no spare descriptor for its
+    /// own remedy, and it would retry at once forever: so the listener closes, and listens again
+    /// shortly (meanwhile the kernel refuses new connections; existing ones go on).
+    func acceptFailed(_ error: UVError) {
+        logThrottled(.acceptFailed, "accept failed", ["lifesignal.error": "\(error)"])
+        guard error.isOutOfDescriptors, let listener else { return }
+        listener.close()
+        self.listener = nil
+        scheduleListenAgain()
+    }
+
+    private func scheduleListenAgain() {
+        if listenRetryTimer == nil {
+            listenRetryTimer = try? Timer(loop: loop)
+            listenRetryTimer?.unref()
+        }
+        listenRetryTimer?.start(afterMs: Self.acceptPauseMs) { [unowned self] in
+            assumeIsolated { $0.listenAgain() }
+        }
+    }
+
+    private func listenAgain() {
+        guard listener == nil, listenRetryTimer != nil else { return }  // stopped meanwhile
+        do {
+            _ = try listen(port: boundPort)
+            logger.notice("accepting again", metadata: ["lifesignal.port": "\(boundPort)"])
+        } catch {
+            logThrottled(.acceptFailed, "accept failed", ["lifesignal.error": "\(error)"])
+            scheduleListenAgain()
+        }
+    }
+}

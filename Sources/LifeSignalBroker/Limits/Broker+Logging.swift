@@ -1,0 +1,11 @@
+import Logging
+
+extension Broker {
+    /// Logs at warning level, at most once per `LogThrottle.intervalMs` for each kind.
+    func logThrottled(_ kind: LogThrottle.Kind, _ message: Logger.Message, _ metadata: Logger.Metadata) {
+        guard let suppressed = logThrottle.admit(kind, nowMs: loop.cachedNowMs) else { return }
+        var metadata = metadata
+        if suppressed > 0 { metadata["lifesignal.suppressed"] = "\(suppressed)" }
+        logger.warning(message, metadata: metadata)
+    }
+}

@@ -1,0 +1,22 @@
+/// At most one log line per kind every `intervalMs`, telling how many were left out since:
+/// what an attack makes happen thousands of times a second is logged at a bounded rate.
+struct LogThrottle: Sendable {
+    enum Kind: Hashable {
+        case acceptFailed, connectionRefused, connectionEvicted, overloaded, registerLimited
+    }
+
+    static let intervalMs: UInt64 = 5_000
+
+    private var nextAtMs: [Kind: UInt64] = [:]
+    private var suppressed: [Kind: Int] = [:]
+
+    /// nil when this one is left out; else how many of its kind were left out before it.
+    mutating func admit(_ kind: Kind, nowMs: UInt64) -> Int? {
+        if let next = nextAtMs[kind], nowMs < next {
+            suppressed[kind, default: 0] += 1
+            return nil
+        }
+        nextAtMs[kind] = nowMs + Self.intervalMs
+        return suppressed.removeValue(forKey: kind) ?? 0
+    }
+}

@@ -1,0 +1,35 @@
+/// A token bucket of `burst` tokens refilled at `ratePerSecond`, kept as the time it will be
+/// full again (GCRA, the "virtual scheduling" form): one compare, one max and one add per
+/// request, no timer and no clock read of its own. Callers pass the loop's cached time.
+///
+/// A rate of 0 disables it: every `take` succeeds.
+struct TokenBucket: Sendable {
+    /// Time one token takes to come back, in microseconds; 0 when the bucket is off.
+    private let intervalUs: UInt64
+    /// How far past now the schedule may run ahead: `burst − 1` intervals.
+    private let toleranceUs: UInt64
+    /// When the bucket is full again; at or before now it is full.
+    private var fullAtUs: UInt64 = 0
+
+    init(ratePerSecond: Double, burst: Int) {
+        precondition(ratePerSecond >= 0 && ratePerSecond.isFinite && burst >= 1, "rate >= 0 and burst >= 1")
+        intervalUs = ratePerSecond == 0 ? 0 : UInt64((1_000_000 / ratePerSecond).rounded())
+        toleranceUs = intervalUs &* UInt64(burst - 1)
+    }
+
+    var isEnabled: Bool { intervalUs != 0 }
+
+    /// Takes one token at `nowMs`; false (and nothing taken) when the bucket is empty.
+    @inline(__always)
+    mutating func take(nowMs: UInt64) -> Bool {
+        let now = nowMs &* 1000
+        let start = max(fullAtUs, now)
+        guard start &- now <= toleranceUs else { return false }
+        fullAtUs = start &+ intervalUs
+        return true
+    }
+
+    /// True when the bucket has refilled completely by `nowMs`: it then remembers nothing a
+    /// fresh bucket would not, so a table of buckets may drop it.
+    func isFull(nowMs: UInt64) -> Bool { fullAtUs <= nowMs &* 1000 }
+}
