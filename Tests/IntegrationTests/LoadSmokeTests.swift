@@ -2,8 +2,8 @@ import Foundation
 import LifeSignalProtocol
 import Testing
 
-/// `lsclient load keepalive` against the real broker: it sets devices up, runs, reports and exits
-/// cleanly. No timing is asserted (DESIGN §5): figures belong in docs/BENCHMARKS.md.
+/// `lsclient load` scenarios against the real broker: each sets its devices up, runs, reports and
+/// exits cleanly. No timing is asserted (DESIGN §5): figures belong in docs/BENCHMARKS.md.
 @Suite("Load generator smoke test", .serialized)
 struct LoadSmokeTests {
     @Test func keepaliveRunReportsResponsesAndNoErrors() throws {
@@ -48,6 +48,37 @@ struct LoadSmokeTests {
         #expect(report["errors"]?.objectValue?.isEmpty == true)
         #expect(report.int(at: "disconnects") == 0)
         #expect(report.int(at: "latencyUs", "p99.9") != nil)
+        #expect(broker.stop() == 0)
+    }
+
+    @Test func idleRunReportsTheBrokersMemoryPerDevice() throws {
+        let broker = try BrokerProcess()
+        let outcome = try LSClient(broker: broker).run(
+            ["load", "idle", "--devices", "6", "--keepalive-interval", "0.2", "--duration", "1", "--warmup", "0",
+             "--device-offset", "100", "--broker-pid", "\(broker.pid)", "--json"],
+            timeout: .seconds(60))
+        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
+
+        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+        #expect(report.string(at: "scenario") == "idle")
+        #expect(report.int(at: "devices") == 6)
+        #expect(report.int(at: "keepaliveIntervalMs") == 200)
+        #expect((report.int(at: "responses") ?? 0) > 0)
+        for key in ["brokerRssBeforeSetupKiB", "brokerRssOnlineKiB", "brokerRssDeltaKiB", "brokerRssPerDeviceKiB"] {
+            #expect(report[key]?.doubleValue != nil, "\(key) in \(outcome.stdout)")
+        }
+        #expect(report["errors"]?.objectValue?.isEmpty == true)
+        #expect(report.int(at: "disconnects") == 0)
+        #expect(broker.stop() == 0)
+    }
+
+    @Test func idleRunWithoutBrokerPidSaysTheMemoryWasNotMeasured() throws {
+        let broker = try BrokerProcess()
+        let outcome = try LSClient(broker: broker).run(
+            ["load", "idle", "--devices", "2", "--duration", "0.5", "--warmup", "0"], timeout: .seconds(60))
+        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
+        #expect(outcome.stdout.contains("| lsbroker RSS growth per online device | not measured (no --broker-pid) |"),
+                "stdout:\n\(outcome.stdout)")
         #expect(broker.stop() == 0)
     }
 

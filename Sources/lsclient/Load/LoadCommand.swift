@@ -13,6 +13,8 @@ struct LoadCommand: ParsableCommand {
             stdout as a table, or as one JSON document with --json. Set-up failures exit 1. \
             --profile and --device are not used: every simulated device registers its own user.
             """,
-        subcommands: [KeepaliveLoadCommand.self, PingsLoadCommand.self]
+        subcommands: [
+            KeepaliveLoadCommand.self, PingsLoadCommand.self, IdleLoadCommand.self,
+        ]
     )
 }
