@@ -82,6 +82,51 @@ struct LoadSmokeTests {
         #expect(broker.stop() == 0)
     }
 
+    @Test func stormCatchUpsAreExact() throws {
+        let broker = try BrokerProcess()
+        let outcome = try LSClient(broker: broker).run(
+            ["load", "storm", "--devices", "6", "--updates", "3", "--concurrency", "4", "--duration", "30",
+             "--broker-pid", "\(broker.pid)", "--json"],
+            timeout: .seconds(90))
+        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
+
+        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+        #expect(report.string(at: "scenario") == "storm")
+        #expect(report.int(at: "devices") == 6)
+        #expect(report.int(at: "updates") == 3)
+        #expect(report.int(at: "reconnected") == 6)
+        #expect(report.int(at: "notReconnected") == 0)
+        #expect(report.int(at: "responses") == 6)  // one hello each
+        // Each user missed its own 3 updates and its partner's 3, all replayed.
+        #expect(report.int(at: "eventsMissedOffline") == 36)
+        #expect(report.int(at: "eventsReplayed") == 36)
+        #expect(report.int(at: "snapshots") == 0)
+        #expect(report.int(at: "missed") == 0)
+        #expect(report.int(at: "repeated") == 0)
+        #expect(report.int(at: "latencyUs", "p99") != nil)
+        #expect(report["errors"]?.objectValue?.isEmpty == true)
+        #expect(report.int(at: "disconnects") == 0)
+        #expect(broker.stop() == 0)
+    }
+
+    @Test func stormPastTheRetentionCatchesUpWithSnapshots() throws {
+        // Retention is "at least" (PROTOCOL §6; this broker prunes in steps): 100 missed events
+        // against a retention of 1 leave every resume point behind.
+        let broker = try BrokerProcess(arguments: ["--event-retention", "1"])
+        let outcome = try LSClient(broker: broker).run(
+            ["load", "storm", "--devices", "4", "--updates", "50", "--duration", "30", "--json"],
+            timeout: .seconds(90))
+        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
+
+        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+        #expect(report.int(at: "reconnected") == 4)
+        #expect(report.int(at: "snapshots") == 4)
+        #expect(report.int(at: "eventsReplayed") == 0)
+        #expect(report.int(at: "missed") == 0)
+        #expect(report.int(at: "repeated") == 0)
+        #expect(broker.stop() == 0)
+    }
+
     @Test func setupFailureExitsNonZeroWithAMessage() throws {
         let broker = try BrokerProcess()
         broker.stop()  // nothing listens on its port any more

@@ -7,7 +7,7 @@ struct LoadWindowOptions: ParsableArguments {
     @Option(help: "Measured window, in seconds.")
     var duration = 10.0
 
-    @Option(help: "Seconds of load before the measured window; not counted.")
+    @Option(help: "Seconds of load before the measured window; not counted (storm has none).")
     var warmup = 1.0
 
     @Option(
