@@ -127,6 +127,28 @@ struct LoadSmokeTests {
         #expect(broker.stop() == 0)
     }
 
+    @Test func fanoutRunDeliversToEveryResponderWithNoErrors() throws {
+        let broker = try BrokerProcess()
+        let outcome = try LSClient(broker: broker).run(
+            ["load", "fanout", "--dependents", "2", "--responders", "3", "--rate", "20", "--duration", "1",
+             "--warmup", "0", "--broker-pid", "\(broker.pid)", "--json"],
+            timeout: .seconds(60))
+        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
+
+        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+        #expect(report.string(at: "scenario") == "fanout")
+        #expect(report.int(at: "devices") == 8)
+        #expect(report.int(at: "dependents") == 2)
+        #expect(report.int(at: "responders") == 3)
+        #expect(report.int(at: "rate") == 20)
+        #expect((report.int(at: "sent") ?? 0) > 0)
+        #expect((report.int(at: "delivered") ?? 0) > 0)
+        #expect(report["errors"]?.objectValue?.isEmpty == true)
+        #expect(report.int(at: "disconnects") == 0)
+        #expect(report.int(at: "latencyUs", "p99.9") != nil)
+        #expect(broker.stop() == 0)
+    }
+
     @Test func setupFailureExitsNonZeroWithAMessage() throws {
         let broker = try BrokerProcess()
         broker.stop()  // nothing listens on its port any more

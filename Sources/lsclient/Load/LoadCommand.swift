@@ -14,7 +14,7 @@ struct LoadCommand: ParsableCommand {
             --profile and --device are not used: every simulated device registers its own user.
             """,
         subcommands: [
-            KeepaliveLoadCommand.self, PingsLoadCommand.self, IdleLoadCommand.self, StormLoadCommand.self,
+            KeepaliveLoadCommand.self, PingsLoadCommand.self, IdleLoadCommand.self, StormLoadCommand.self, FanoutLoadCommand.self,
         ]
     )
 }
