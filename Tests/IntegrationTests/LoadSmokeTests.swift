@@ -149,6 +149,39 @@ struct LoadSmokeTests {
         #expect(broker.stop() == 0)
     }
 
+    @Test func floodConnectionsAreClosedAtTheHelloTimeout() throws {
+        let broker = try BrokerProcess(arguments: ["--hello-timeout-ms", "300"])
+        let outcome = try LSClient(broker: broker).run(
+            ["load", "flood", "--connections", "5", "--duration", "3", "--broker-pid", "\(broker.pid)", "--json"],
+            timeout: .seconds(60))
+        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
+
+        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+        #expect(report.string(at: "scenario") == "flood")
+        #expect(report.int(at: "connections") == 5)
+        #expect(report.int(at: "connected") == 5)
+        #expect(report.int(at: "closedByBroker") == 5)
+        #expect(report.int(at: "openAtEnd") == 0)
+        #expect(report.int(at: "brokerErrors", "unauthenticated") == 5)
+        #expect(report.int(at: "closedAfterMs", "max") != nil)
+        #expect(report["errors"]?.objectValue?.isEmpty == true)
+        #expect(broker.stop() == 0)
+    }
+
+    @Test func floodHoldsConnectionsOpenWithinTheHelloTimeout() throws {
+        let broker = try BrokerProcess()
+        let outcome = try LSClient(broker: broker).run(
+            ["load", "flood", "--connections", "5", "--duration", "1", "--json"], timeout: .seconds(60))
+        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
+
+        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+        #expect(report.int(at: "connected") == 5)
+        #expect(report.int(at: "closedByBroker") == 0)
+        #expect(report.int(at: "openAtEnd") == 5)
+        #expect(report["errors"]?.objectValue?.isEmpty == true)
+        #expect(broker.stop() == 0)
+    }
+
     @Test func setupFailureExitsNonZeroWithAMessage() throws {
         let broker = try BrokerProcess()
         broker.stop()  // nothing listens on its port any more
