@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The part every load benchmark shares: build, start a fresh broker, run one `lsclient load`
 # scenario against it, stop the broker, and append the result to docs/BENCHMARKS.md with the
-# machine and the exact commands. The scenario scripts (keepalive.sh, pings.sh) call it:
+# machine and the exact commands. The scenario scripts (keepalive.sh, pings.sh, idle.sh, storm.sh,
+# fanout.sh, flood.sh) call it:
 #
 #   bench/run-load.sh HEADING INVOCATION SCENARIO [lsclient load options...]
 #
@@ -51,6 +52,11 @@ if (( busy_before > 10 )); then
     echo "warning: the CPUs were ${busy_before}% busy before the run; other processes will skew the figures" >&2
 fi
 
+# A benchmark drives far more requests per connection, and registers far more users from one
+# address, than the broker's abuse limits allow a real client: 0 turns the per-connection request
+# rate limit and the per-address register rate limit off, so the figures measure the broker's
+# work and not its limiter. (A broker without those limits ignores the variables.)
+export LSBROKER_REQUEST_RATE=0 LSBROKER_REGISTER_RATE=0
 "$bin/lsbroker" serve --port 0 --data-dir "$data_dir" --log-level info 2>"$broker_log" >/dev/null &
 broker_pid=$!
 port=""
@@ -100,7 +106,7 @@ cpu=$(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
     echo "- machine: $(nproc) cores ($cpu), $memory RAM, Linux $(uname -r); CPUs ${busy_before}% busy just before the run"
     echo "- code: commit $commit; $build_note"
     echo "- run: \`$invocation\`, which ran"
-    echo "  \`lsbroker serve --port 0 --data-dir \$(mktemp -d)\` and"
+    echo "  \`LSBROKER_REQUEST_RATE=0 LSBROKER_REGISTER_RATE=0 lsbroker serve --port 0 --data-dir \$(mktemp -d)\` and"
     echo "  \`lsclient load $scenario --broker 127.0.0.1:$port --broker-pid $recorded_pid ${arguments[*]}\`"
     echo
     cat "$result"

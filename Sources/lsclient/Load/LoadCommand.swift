@@ -12,7 +12,17 @@ struct LoadCommand: ParsableCommand {
             127.0.0.1–127.0.0.255. A progress line goes to stderr once a second; the results go to \
             stdout as a table, or as one JSON document with --json. Set-up failures exit 1. \
             --profile and --device are not used: every simulated device registers its own user.
+
+            Scenarios: keepalive (closed-loop round trips), pings (open-loop ping → notification), \
+            idle (online devices at rest: the broker's RSS per device), storm (everyone reconnects \
+            at once with resume; catch-ups checked), fanout (alerts to many responders, open loop), \
+            flood (connections that never say hello; registers nothing). One process holds at most \
+            about 20,000 sockets (DESIGN §4): for more, run several, each with its own \
+            --device-offset.
             """,
-        subcommands: [KeepaliveLoadCommand.self, PingsLoadCommand.self]
+        subcommands: [
+            KeepaliveLoadCommand.self, PingsLoadCommand.self, IdleLoadCommand.self, StormLoadCommand.self,
+            FanoutLoadCommand.self, FloodLoadCommand.self,
+        ]
     )
 }

@@ -12,8 +12,9 @@ final class LoadDevice: TCPConnectionDelegate {
         case idle, connecting, registering, greeting, catchingUp, ready, leaving, closed
     }
 
-    /// Position in the run; also names the user and the device ("load-<index>").
+    /// Position in the run (or, for a scenario's extra devices, in the scenario's own list).
     let index: Int
+    /// The device id, also the registered user's name ("load-<number>").
     let deviceID: String
     private unowned let delegate: LoadDeviceDelegate
     private let loop: EventLoop
@@ -28,6 +29,13 @@ final class LoadDevice: TCPConnectionDelegate {
     private(set) var lastSeq: Int64?
     /// `lastSeq` announced by hello's ok: the catch-up ends with it.
     private var catchUpTarget: Int64 = 0
+    /// `heartbeatMs` announced by the last hello's ok.
+    private(set) var heartbeatMs: Int64?
+    /// When the last `connect()` began and when its hello's ok was read (0 before that).
+    private(set) var connectStartNs: UInt64 = 0
+    private(set) var helloOkNs: UInt64 = 0
+    /// What the last hello's catch-up delivered, checked against PROTOCOL §6 (no gap, no repeat).
+    private(set) var lastCatchUp = CatchUp()
 
     private var connection: TCPConnection?
     private var decoder = FrameDecoder(maxFrameBytes: 16 * 1024 * 1024)
@@ -39,9 +47,15 @@ final class LoadDevice: TCPConnectionDelegate {
     private(set) var currentReadNs: UInt64 = 0
     private var insideRead = false
 
-    init(index: Int, loop: EventLoop, broker: BrokerAddress, sourceAddress: String?, delegate: LoadDeviceDelegate) {
+    /// - Parameter credential: an existing user to say hello as (another device of that user);
+    ///   nil registers a new user named `deviceID` on the first connect.
+    init(
+        index: Int, deviceID: String, credential: LoadCredential? = nil, loop: EventLoop, broker: BrokerAddress,
+        sourceAddress: String?, delegate: LoadDeviceDelegate
+    ) {
         self.index = index
-        self.deviceID = "load-\(index)"
+        self.deviceID = deviceID
+        self.credential = credential
         self.loop = loop
         self.broker = broker
         self.sourceAddress = sourceAddress
@@ -57,6 +71,8 @@ final class LoadDevice: TCPConnectionDelegate {
     func connect() {
         guard state == .idle || state == .closed else { return }
         state = .connecting
+        connectStartNs = MonotonicClock.nowNs()
+        helloOkNs = 0
         decoder = FrameDecoder(maxFrameBytes: 16 * 1024 * 1024)
         pending.removeAll()
         TCPConnection.connect(loop: loop, host: broker.host, port: broker.port, sourceAddress: sourceAddress) {
@@ -81,6 +97,7 @@ final class LoadDevice: TCPConnectionDelegate {
                 guard state == .connecting else { return }
                 state = .closed
                 delegate.device(self, setupFailed: "connect to \(broker): \(error)")
+                delegate.deviceDidClose(self)
             }
         }
     }
@@ -96,14 +113,16 @@ final class LoadDevice: TCPConnectionDelegate {
         flushOutput()
     }
 
-    /// Closes now; no delegate call follows.
+    /// Closes now; only `deviceDidClose` follows (at once when it was still connecting).
     func close() {
         guard state != .closed else { return }
+        let wasConnecting = state == .connecting
         state = .leaving
         if let connection {
             connection.close()
         } else {
             state = .closed
+            if wasConnecting { delegate.deviceDidClose(self) }  // its connect completion is ignored
         }
     }
 
@@ -207,7 +226,8 @@ final class LoadDevice: TCPConnectionDelegate {
             }
             handleResponse(message, to: entry)
         case .event(let seq, let name, _):
-            lastSeq = seq
+            if state == .catchingUp { lastCatchUp.record(seq, after: lastSeq) }
+            lastSeq = max(seq, lastSeq ?? seq)  // a repeated event does not move it back
             if state == .catchingUp {
                 if seq >= catchUpTarget { becomeReady() }
             } else if state == .ready {
@@ -215,7 +235,10 @@ final class LoadDevice: TCPConnectionDelegate {
             }
         case .snapshot(let snapshot):
             lastSeq = snapshot.seq
-            if state == .catchingUp { becomeReady() }
+            if state == .catchingUp {
+                lastCatchUp.snapshot = true
+                becomeReady()
+            }
         }
     }
 
@@ -236,6 +259,9 @@ final class LoadDevice: TCPConnectionDelegate {
             guard case .ok(_, let fields) = message, let announced = fields["lastSeq"]?.intValue else {
                 return setupFailed("hello", message)
             }
+            helloOkNs = currentReadNs
+            heartbeatMs = fields["heartbeatMs"]?.intValue
+            lastCatchUp = CatchUp()
             catchUpTarget = announced
             state = .catchingUp
             // Resuming from the broker's last seq: nothing follows, the device is current.

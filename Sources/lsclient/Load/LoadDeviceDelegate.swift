@@ -13,6 +13,6 @@ protocol LoadDeviceDelegate: AnyObject {
     func device(_ device: LoadDevice, didReceiveEvent name: String, seq: Int64, receivedNs: UInt64)
     /// The connection closed after the device was ready (not by `sayBye`/`close`).
     func device(_ device: LoadDevice, didDisconnect error: String?)
-    /// The connection closed, for any reason; called after the calls above.
+    /// The connection closed, for any reason (a failed connect included); called after the calls above.
     func deviceDidClose(_ device: LoadDevice)
 }

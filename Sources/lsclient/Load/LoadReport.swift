@@ -59,6 +59,13 @@ struct LoadReport {
     var loadGeneratorCPU: CPUTime
     var broker: Broker?
     var deliveries: Deliveries? = nil
+    /// What the latency rows measure, when not the default wording (storm: the reconnect's hello).
+    var latencyLabel: String? = nil
+    /// The scenario's own results (`LoadScenario.results`), after the common ones.
+    var figures: [Figure] = []
+    /// Why the scenario's own checks failed (`LoadScenario.verificationFailure`): lsclient prints
+    /// the report, then this, and exits 1.
+    var verificationFailure: String? = nil
 
     /// By code, so output is stable from run to run.
     private var sortedErrors: [(key: String, value: UInt64)] { errors.sorted { $0.key < $1.key } }
@@ -100,7 +107,7 @@ struct LoadReport {
             ]
         }
         if let latency {
-            let label = deliveries == nil ? "latency" : "end-to-end latency (from intended send)"
+            let label = latencyLabel ?? (deliveries == nil ? "latency" : "end-to-end latency (from intended send)")
             rows += [
                 ("\(label) p50", "\(NumberFormat.grouped(latency.p50)) µs"),
                 ("\(label) p90", "\(NumberFormat.grouped(latency.p90)) µs"),
@@ -109,6 +116,7 @@ struct LoadReport {
                 ("\(label) max", "\(NumberFormat.grouped(latency.max)) µs"),
             ]
         }
+        rows += figures.map { ($0.label, $0.text) }
         let errorText = errors.isEmpty
             ? "none"
             : sortedErrors.map { "\($0.key) \(NumberFormat.grouped($0.value))" }.joined(separator: ", ")
@@ -127,13 +135,7 @@ struct LoadReport {
     }
 
     private func cpuText(_ cpu: CPUTime) -> String {
-        var text = "\(NumberFormat.fixed(cpu.total, 2)) s (user \(NumberFormat.fixed(cpu.user, 2)), "
-            + "system \(NumberFormat.fixed(cpu.system, 2))"
-        if measuredSeconds > 0 { text += "; \(Int((cpu.total / measuredSeconds * 100).rounded()))% of a core" }
-        if let perResponse = microsecondsPerResponse(cpu) {
-            text += "; \(NumberFormat.fixed(perResponse, 2)) µs per response"
-        }
-        return text + ")"
+        cpu.reportText(over: measuredSeconds, microsecondsPerResponse: microsecondsPerResponse(cpu))
     }
 
     // MARK: - JSON
@@ -165,6 +167,7 @@ struct LoadReport {
         } else {
             object["latencyUs"] = .null
         }
+        for figure in figures { object[figure.key] = figure.json }
         object["errors"] = .object(JSONObject(sortedErrors.map { ($0.key, .int(Int64($0.value))) }))
         object["disconnects"] = .int(Int64(disconnects))
         object["loadGenerator"] = .object(cpuJSON(loadGeneratorCPU))
@@ -180,14 +183,6 @@ struct LoadReport {
     }
 
     private func cpuJSON(_ cpu: CPUTime) -> JSONObject {
-        var fields: JSONObject = [
-            "cpuSec": .double(NumberFormat.rounded(cpu.total, 3)),
-            "userSec": .double(NumberFormat.rounded(cpu.user, 3)),
-            "systemSec": .double(NumberFormat.rounded(cpu.system, 3)),
-        ]
-        if let perResponse = microsecondsPerResponse(cpu) {
-            fields["cpuUsPerResponse"] = .double(NumberFormat.rounded(perResponse, 3))
-        }
-        return fields
+        cpu.reportJSON(microsecondsPerResponse: microsecondsPerResponse(cpu))
     }
 }

@@ -5,6 +5,8 @@ enum LoadRequestKind {
     static let hello: UInt8 = 1
     static let bye: UInt8 = 2
     static let keepalive: UInt8 = 3
+    /// Set-up links between devices (`ContactPairing`).
+    static let contactsAdd: UInt8 = 4
     /// Scenario-specific requests (pings, check-ins…) use this and above.
     static let firstScenarioKind: UInt8 = 16
 }

@@ -31,9 +31,14 @@ final class LoadRun: LoadDeviceDelegate {
     private var setupSeconds = 0.0
 
     // Measured window.
+    private var warmupSeconds = 0.0
     private var measureStartNs: UInt64 = 0
     private var ownCPUAtStart = CPUTime(user: 0, system: 0)
     private var brokerCPUAtStart: CPUTime?
+    /// The broker's VmRSS (with `--broker-pid`) before the first device connected, and when the
+    /// window started (every device online, the warm-up over).
+    private(set) var brokerResidentBeforeSetupKiB: Int?
+    private(set) var brokerResidentAtWindowStartKiB: Int?
 
     // Progress.
     private var progress = LoadProgress()
@@ -77,10 +82,13 @@ final class LoadRun: LoadDeviceDelegate {
     // MARK: - Phases
 
     private func begin() throws {
+        brokerResidentBeforeSetupKiB = settings.brokerPID.flatMap(ProcessUsage.residentKiB(pid:))
         let source = SourceAddresses(brokerHost: settings.broker.host)
         devices = (0..<settings.devices).map { index in
-            LoadDevice(index: index, loop: loop, broker: settings.broker, sourceAddress: source.address(for: index),
-                       delegate: self)
+            let number = settings.deviceOffset + index
+            return LoadDevice(
+                index: index, deviceID: "load-\(number)", loop: loop, broker: settings.broker,
+                sourceAddress: source.address(for: number), delegate: self)
         }
         progressTimer = try Timer(loop: loop)
         phaseTimer = try Timer(loop: loop)
@@ -106,6 +114,14 @@ final class LoadRun: LoadDeviceDelegate {
         device.connect()
     }
 
+    /// Connects a device the scenario closed (`LoadDevice.close`) again: it says hello resuming
+    /// from its `lastSeq`, then `LoadScenario.deviceDidReconnect` (or `didDisconnect`) follows.
+    func reconnect(_ device: LoadDevice) {
+        guard device.state == .closed, !finished else { return }
+        openCount += 1
+        device.connect()
+    }
+
     private func setupFinished() {
         phase = .preparing
         scenario.prepare(in: self)
@@ -121,11 +137,12 @@ final class LoadRun: LoadDeviceDelegate {
         phase = .warmingUp
         lastTickNs = MonotonicClock.nowNs()
         lastTickResponses = 0
+        warmupSeconds = scenario.hasWarmup ? settings.warmupSeconds : 0
+        // Without a warm-up the window opens before the first request goes out.
+        if warmupSeconds == 0 { startMeasuring() }
         for device in devices { scenario.start(device, in: self) }
-        if settings.warmupSeconds > 0 {
-            phaseTimer?.start(afterMs: UInt64(settings.warmupSeconds * 1_000)) { [unowned self] in startMeasuring() }
-        } else {
-            startMeasuring()
+        if warmupSeconds > 0 {
+            phaseTimer?.start(afterMs: UInt64(warmupSeconds * 1_000)) { [unowned self] in startMeasuring() }
         }
     }
 
@@ -147,6 +164,20 @@ final class LoadRun: LoadDeviceDelegate {
         stats.recordSent()
     }
 
+    /// A response the device handled itself (a reconnect's hello), with its latency.
+    func recordResponse(latencyNs: UInt64) {
+        guard isSending else { return }
+        stats.recordResponse(latencyNs: latencyNs)
+    }
+
+    /// Ends the window now, before `--duration` (a scenario that has done all it does).
+    func endWindow() {
+        guard phase == .measuring else { return }
+        // Not inside the caller's callback (a device's read): the phase timer, due at once,
+        // replaces the end of `--duration`.
+        phaseTimer?.start(afterMs: 0) { [unowned self] in stopMeasuring() }
+    }
+
     /// Called by end-to-end scenarios when the window ends: what was sent and never arrived.
     var outstandingAtEnd: (() -> UInt64)?
 
@@ -155,6 +186,7 @@ final class LoadRun: LoadDeviceDelegate {
         stats.resetForMeasurement()
         ownCPUAtStart = ProcessUsage.ownCPU()
         brokerCPUAtStart = settings.brokerPID.flatMap(ProcessUsage.cpu(pid:))
+        brokerResidentAtWindowStartKiB = settings.brokerPID.flatMap(ProcessUsage.residentKiB(pid:))
         measureStartNs = MonotonicClock.nowNs()
         lastTickNs = measureStartNs
         lastTickResponses = 0
@@ -185,7 +217,7 @@ final class LoadRun: LoadDeviceDelegate {
         progress.finish()
         report = LoadReport(
             scenario: scenario.name, brokerAddress: settings.broker.description, devices: devices.count,
-            parameters: scenario.parameters, setupSeconds: setupSeconds, warmupSeconds: settings.warmupSeconds,
+            parameters: scenario.parameters, setupSeconds: setupSeconds, warmupSeconds: warmupSeconds,
             measuredSeconds: Double(endNs - measureStartNs) / 1e9, responses: stats.responses,
             latency: stats.responses > 0 ? LoadReport.Latency(stats.latencyUs) : nil, errors: stats.errors,
             disconnects: stats.disconnects, loadGeneratorCPU: ownCPU, broker: broker)
@@ -194,6 +226,9 @@ final class LoadRun: LoadDeviceDelegate {
             report?.deliveries = LoadReport.Deliveries(
                 sent: stats.sent, delivered: stats.delivered, outstandingAtEnd: outstandingAtEnd?() ?? 0)
         }
+        report?.latencyLabel = scenario.latencyLabel
+        report?.figures = scenario.results(in: self)
+        report?.verificationFailure = scenario.verificationFailure(in: self)
         leave()
     }
 
@@ -276,7 +311,10 @@ final class LoadRun: LoadDeviceDelegate {
     // MARK: - LoadDeviceDelegate
 
     func deviceIsReady(_ device: LoadDevice) {
-        guard phase == .settingUp else { return }
+        guard phase == .settingUp else {
+            if isSending || phase == .preparing { scenario.deviceDidReconnect(device, in: self) }
+            return
+        }
         readyCount += 1
         if readyCount == devices.count {
             setupFinished()
@@ -307,16 +345,22 @@ final class LoadRun: LoadDeviceDelegate {
     }
 
     func device(_ device: LoadDevice, didDisconnect error: String?) {
+        if phase == .settingUp || phase == .preparing {
+            // The run needs every device: e.g. set-up took longer than twice the broker's heartbeat.
+            return fail("\(device.deviceID) was disconnected before the run began: \(error ?? "closed")")
+        }
         guard isSending else { return }
         stats.recordDisconnect()
         if stats.disconnects <= 3 {
             progress.finish()
             Console.err("warning: \(device.deviceID) disconnected: \(error ?? "closed")")
         }
+        scenario.device(device, didDisconnect: error, in: self)
     }
 
     func deviceDidClose(_ device: LoadDevice) {
         openCount -= 1
+        if phase != .stopping { scenario.deviceDidClose(device, in: self) }
         if phase == .stopping && openCount == 0 && failure == nil { finish() }
     }
 }

@@ -27,5 +27,9 @@ enum LoadRunner {
         } else {
             for line in report.tableLines { Console.out(line) }
         }
+        if let failure = report.verificationFailure {
+            Console.err("error: \(failure)")
+            throw ExitCode(1)
+        }
     }
 }

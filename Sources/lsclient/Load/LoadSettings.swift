@@ -9,4 +9,6 @@ struct LoadSettings {
     var setupConcurrency: Int
     var setupTimeoutSeconds: Double
     var brokerPID: Int32?
+    /// Device k of this run is "load-<deviceOffset + k>", with that number's source address.
+    var deviceOffset = 0
 }

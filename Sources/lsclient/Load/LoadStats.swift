@@ -31,6 +31,12 @@ struct LoadStats {
         }
     }
 
+    /// An `ok` the device handled itself (a reconnect's hello), `ns` after its request began.
+    mutating func recordResponse(latencyNs ns: UInt64) {
+        recordLatency(ns: ns)
+        responses += 1
+    }
+
     mutating func recordSent() {
         sent += 1
     }
