@@ -14,27 +14,30 @@ struct ResumeTests {
         return result
     }
 
-    @Test func aResumingDeviceReceivesExactlyTheEventsItMissedInOrder() throws {
+    /// A few missed events come from the broker's memory; more than it keeps there, from the store.
+    @Test(arguments: [5, RecentEventsLimits.maxEvents + 28])
+    func aResumingDeviceReceivesExactlyTheEventsItMissedInOrder(missedCount: Int) throws {
         let broker = try BrokerProcess()
         let (phone, alice) = try RawConnection.authenticated(port: broker.port, device: "phone")
         #expect(phone.request(Op.profileUpdate, ["name": "Alice A"])?.okFields != nil)
         let lastSeen = try #require(events(phone, count: 1).last?.seq)
 
-        for index in 1...5 { _ = phone.request(Op.profileUpdate, ["name": .string("Alice \(index)")]) }
-        let missed = events(phone, count: 5)
-        #expect(missed.map(\.seq) == Array(lastSeen + 1...lastSeen + 5))
+        let count = Int64(missedCount)
+        for index in 1...count { _ = phone.request(Op.profileUpdate, ["name": .string("Alice \(index)")]) }
+        let missed = events(phone, count: missedCount)
+        #expect(missed.map(\.seq) == Array(lastSeen + 1...lastSeen + count))
 
         let tablet = try RawConnection(port: broker.port)
         let greeting = tablet.hello(alice, device: "tablet", resume: lastSeen)?.okFields
-        #expect(greeting?["lastSeq"]?.intValue == lastSeen + 5)
-        let caughtUp = events(tablet, count: 5)
+        #expect(greeting?["lastSeq"]?.intValue == lastSeen + count)
+        let caughtUp = events(tablet, count: missedCount)
         #expect(caughtUp.map(\.seq) == missed.map(\.seq))
         #expect(caughtUp.allSatisfy { $0.name == EventName.userUpdated })
 
         // Live events continue the same sequence on both devices.
         _ = phone.request(Op.qrRotate)
-        #expect(events(tablet, count: 1).first?.seq == lastSeen + 6)
-        #expect(events(phone, count: 1).first?.seq == lastSeen + 6)
+        #expect(events(tablet, count: 1).first?.seq == lastSeen + count + 1)
+        #expect(events(phone, count: 1).first?.seq == lastSeen + count + 1)
     }
 
     @Test func resumingAtTheLatestSeqSendsNothingButLiveEvents() throws {
@@ -124,4 +127,9 @@ struct ResumeTests {
         // And the other user's events were durable and sent before that ok too.
         #expect(cast.alice.settle().allSatisfy { $0.map(\.name) == [EventName.contactUpdated, EventName.notificationAdded] })
     }
+}
+
+/// The broker keeps its newest 32 events per loaded user in memory (`RecentEvents`).
+enum RecentEventsLimits {
+    static let maxEvents = 32
 }

@@ -13,7 +13,8 @@ struct HelloRequest: Sendable {
 extension UserSession {
     /// Brings a device online after its credentials were checked (§3): replaces an older
     /// connection of the same device, enforces the device limit, then answers `ok` and the
-    /// catch-up once everything before this moment is durable.
+    /// catch-up once everything before this moment is durable: at once when it already is and
+    /// memory holds the catch-up, else behind the device record's write.
     func attach(_ connection: ClientConnection, hello: HelloRequest) {
         if let previous = online[hello.deviceID] {
             previous.fail(ProtocolError(.replaced, "device '\(hello.deviceID)' connected again"), rid: nil)
@@ -40,6 +41,19 @@ extension UserSession {
             "maxFrameBytes": .int(Int64(configuration.maxFrameBytes)),
             "serverTime": .int(WallClock.nowMs()),
         ]
+        if pendingCommits == 0 {
+            // Nothing of this user is on its way to the store: memory is the durable state, so the
+            // answer and catch-up go out now, and the device record is written behind them.
+            if let catchUp = catchUpFromMemory(resume: hello.resume, through: baseline) {
+                connection.complete(connection.reserveResponse(), with: Outbound.ok(rid: hello.rid, greeting) + catchUp)
+                var mutation = Mutation(now: WallClock.nowMs())
+                mutation.changes.append(.upsertDevice(record))
+                mutation.touch(self)
+                commit(mutation)
+                connection.finishAuthentication(as: .active(self, deviceID: hello.deviceID))
+                return
+            }
+        }
         let replay = catchUpRange(resume: hello.resume, through: baseline)
         // Built now, while memory holds exactly the state at `baseline`.
         let snapshot = replay == nil ? snapshotFrame(seq: baseline) : nil
@@ -67,6 +81,15 @@ extension UserSession {
         // Only now may the requests pipelined behind the hello run: their answers come after its
         // own, and their events after its catch-up (§2, §3).
         connection.finishAuthentication(as: .active(self, deviceID: hello.deviceID))
+    }
+
+    /// The catch-up when memory holds all of it: the events after `resume` from `recentEvents`, or
+    /// a snapshot when one is due (§3). Nil when the events must be read from the store.
+    private func catchUpFromMemory(resume: Int64?, through baseline: Int64) -> [UInt8]? {
+        guard catchUpRange(resume: resume, through: baseline) != nil, let resume else {
+            return snapshotFrame(seq: baseline)
+        }
+        return recentEvents.frames(after: resume, through: baseline)
     }
 
     /// The range to replay for `resume`, or nil when a snapshot is due (§3).

@@ -35,6 +35,8 @@ actor UserSession {
     var olderNotifications: [String: Notification?] = [:]
     /// When `notifications.readAll` last ran: anything stored before then is read.
     var readAllCutoff: Int64?
+    /// The newest committed events, for catch-ups served from memory.
+    var recentEvents = RecentEvents()
 
     init(stored: StoredUser, broker: Broker, loop: EventLoop, configuration: BrokerConfiguration) {
         self.loop = loop
@@ -86,6 +88,7 @@ actor UserSession {
 
     /// Sends a committed event to every online device that has not had it through its catch-up.
     func deliver(seq: Int64, frame: [UInt8]) {
+        recentEvents.append(seq: seq, frame: frame)
         for connection in online.values { connection.sendEvent(seq: seq, frame: frame) }
     }
 
