@@ -75,14 +75,18 @@ extension Broker {
         withSession(hello.userID) { session in
             guard !connection.isClosing else { return }
             // One answer for an unknown user and a wrong token: it must not reveal which (§3).
-            guard let session, session.assumeIsolated({ Credentials.verify(token: hello.token, against: $0.tokenHash) })
-            else {
+            // An unknown user's token is checked too, against a hash no token has, so that both
+            // answers cost the same hashing.
+            let storedHash = session?.assumeIsolated { $0.tokenHash } ?? Self.noUsersTokenHash
+            guard Credentials.verify(token: hello.token, against: storedHash), let session else {
                 connection.fail(ProtocolError(.unauthenticated, "unknown user or wrong token"), rid: hello.rid)
                 return
             }
             session.assumeIsolated { $0.attach(connection, hello: hello) }
         }
     }
+
+    private static let noUsersTokenHash = [UInt8](repeating: 0, count: 32)
 
     private static let registerRateLimited = ProtocolError(.rateLimited, "too many registrations from this address")
 }
