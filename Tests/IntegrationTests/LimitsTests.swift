@@ -75,6 +75,10 @@ struct LimitsTests {
     @Test func overTheStoreBacklogRequestsAreShedAndChangeNothing() throws {
         let broker = try BrokerProcess(arguments: ["--max-pending-writes", "1"])
         let (phone, credential) = try RawConnection.authenticated(port: broker.port)
+        // The hello's device record is written behind its answer; a rename that gets through
+        // commits after it, so from then on the backlog is empty.
+        while phone.request(Op.profileUpdate, ["name": "Alice (warming up)"])?.errorCode == .overloaded {}
+        let base = try #require(phone.settle().last?.seq)
         // 30 renames and keepalives in one write: the first rename goes to the store; while it
         // commits the backlog is at the limit, so the renames behind it are shed.
         var requests: [(op: String, fields: JSONObject)] = []
@@ -97,13 +101,13 @@ struct LimitsTests {
         #expect(accepted.first == 0)
         #expect(accepted.count < renames.count, "nothing was shed")
         // One event per accepted rename and none for a shed one.
-        #expect(events == Array(1...Int64(accepted.count)))
+        #expect(events == Array((base + 1)...(base + Int64(accepted.count))))
 
         // What was acknowledged is durable, and the shed renames left no trace.
         try broker.restart()
         let back = try RawConnection(port: broker.port)
         let greeting = try #require(back.hello(credential, device: "raw")?.okFields)
-        #expect(greeting["lastSeq"]?.intValue == Int64(accepted.count))
+        #expect(greeting["lastSeq"]?.intValue == base + Int64(accepted.count))
         #expect(greeting["user"]?.objectValue?["name"]?.stringValue == "Alice \(accepted.last ?? -1)")
     }
 
