@@ -59,6 +59,16 @@ public enum Outbound {
         }
     }
 
+    /// `{"op":"ok","rid":…,"serverTime":…}` framed, keepalive's answer, written without a field object.
+    public static func appendOK(rid: Int64?, serverTime: Int64, to buffer: inout [UInt8]) {
+        FrameEncoder.appendFrame(to: &buffer) { body in
+            writeEnvelopeStart(op: Op.ok, rid: rid, into: &body)
+            body.append(contentsOf: #","serverTime":"#.utf8)
+            JSONValue.writeInt(serverTime, into: &body)
+            body.append(Byte.closeBrace)
+        }
+    }
+
     public static func appendError(rid: Int64?, _ error: ProtocolError, to buffer: inout [UInt8]) {
         FrameEncoder.appendFrame(to: &buffer) { body in
             writeEnvelopeStart(op: Op.error, rid: rid, into: &body)

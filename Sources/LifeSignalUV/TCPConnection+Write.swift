@@ -18,6 +18,15 @@ extension TCPConnection {
         scheduleFlush()
     }
 
+    /// Lets `encode` append straight to the outbound buffer: a frame built in place, with no
+    /// array of its own.
+    public func write(encodedBy encode: (inout [UInt8]) -> Void) {
+        guard handleState == .open else { return }
+        let before = outbound.count
+        encode(&outbound)
+        if outbound.count > before { scheduleFlush() }
+    }
+
     /// Bytes accepted by write() and not yet handed to the kernel (queued + in flight).
     public var bufferedBytes: Int { outbound.count + inFlightBytes }
 

@@ -21,6 +21,13 @@ struct OutboundTests {
         try ServerMessage.parse(body(frame))
     }
 
+    @Test(arguments: [Int64?.none, 7])
+    func keepalivesAnswerIsTheGeneralOkWithServerTime(rid: Int64?) {
+        var direct: [UInt8] = []
+        Outbound.appendOK(rid: rid, serverTime: 1_763_800_000_000, to: &direct)
+        #expect(direct == Outbound.ok(rid: rid, ["serverTime": .int(1_763_800_000_000)]))
+    }
+
     @Test func ok() throws {
         #expect(try Self.text(Outbound.ok(rid: 7, ["contact": ["id": "u_2"]]))
             == #"{"op":"ok","rid":7,"contact":{"id":"u_2"}}"#)

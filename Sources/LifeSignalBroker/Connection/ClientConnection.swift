@@ -160,6 +160,14 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         complete(reserveResponse(), with: Outbound.ok(rid: rid, fields), closeAfter: closeAfter)
     }
 
+    /// Keepalive's answer. With no earlier response still waiting (the usual case) it is encoded
+    /// straight into the output: the hot path of a pipelined connection (issue 5's profile).
+    func respond(rid: Int64?, serverTime: Int64) {
+        guard responses.isIdle else { return respond(rid: rid, ["serverTime": .int(serverTime)]) }
+        tcp.write { Outbound.appendOK(rid: rid, serverTime: serverTime, to: &$0) }
+        cutIfTooFarBehind()
+    }
+
     /// Answers with an error; closes after it when §9 says the code closes.
     func respond(error: ProtocolError, rid: Int64?) {
         complete(reserveResponse(), with: Outbound.error(rid: rid, error), closeAfter: error.code.closesConnection)
@@ -181,6 +189,10 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
 
     private func write(_ bytes: [UInt8]) {
         tcp.write(bytes)
+        cutIfTooFarBehind()
+    }
+
+    private func cutIfTooFarBehind() {
         if tcp.bufferedBytes > maxOutboundBytes {
             // A reader this far behind is cut; it catches up later with `resume` (§9).
             broker.logger.info("closing slow reader", metadata: ["lifesignal.conn": "\(id)"])

@@ -5,7 +5,7 @@ extension UserSession {
     func handle(_ request: Request, from connection: ClientConnection) {
         switch request.op {
         case Op.keepalive:
-            connection.respond(rid: request.rid, ["serverTime": .int(WallClock.nowMs())])
+            connection.respond(rid: request.rid, serverTime: WallClock.nowMs())
         case Op.bye:
             connection.respond(rid: request.rid, closeAfter: true)
         case Op.hello:
