@@ -169,6 +169,51 @@ import Testing
         store.close()
     }
 
+    @Test func anUpsertedContactReplacesTheWholeRow() async throws {
+        let store = try openStore()
+        let alice = user("Alice")
+        let bob = user("Bob")
+        var record = ContactRecord(userID: bob.id, contactID: alice.id, isResponder: false, isDependent: true,
+                                   addedAt: 1, outgoingPing: PendingPing(id: "p_1", sentAt: 7))
+        _ = try await write(store, [.createUser(alice, tokenHash: [0]), .createUser(bob, tokenHash: [0]),
+                                    .upsertContact(record)]).get()
+        record.isResponder = true
+        record.outgoingPing = nil
+        record.incomingPing = PendingPing(id: "p_2", sentAt: 8)
+        _ = try await write(store, [.upsertContact(record)]).get()
+        let loaded = try #require(try await load(store, bob.id))
+        #expect(loaded.contacts.map(\.record) == [record])
+        store.close()
+    }
+
+    @Test func aFailingWriteDoesNotCostItsBatchesQueriesTheirAnswers() async throws {
+        let store = try openStore()
+        let alice = user("Alice")
+        _ = try await write(store, [.createUser(alice, tokenHash: [0]),
+                                    .appendEvent(userID: alice.id, seq: 1, body: [1])]).get()
+        // Back to back, so they share a group commit: the failing one sends the batch down the
+        // savepoint path, where the others run again and must give the same answers.
+        let results = Mutex<[Result<StoreWriteResult, Error>]>([])
+        let done = DispatchSemaphore(value: 0)
+        let writes = [
+            StoreWrite(changes: [.appendEvent(userID: alice.id, seq: 2, body: [2])]),
+            StoreWrite(changes: [.appendEvent(userID: alice.id, seq: 1, body: [9])]),
+            StoreWrite(changes: [], query: .events(userID: alice.id, afterSeq: 0, throughSeq: 2)),
+        ]
+        for write in writes {
+            store.submit(write) { result in
+                if results.withLock({ $0.append(result); return $0.count }) == writes.count { done.signal() }
+            }
+        }
+        done.wait()
+        let outcome = results.withLock { $0 }
+        #expect((try? outcome[0].get()) != nil)
+        #expect((try? outcome[1].get()) == nil)
+        guard case .events(let bodies) = try outcome[2].get().queryResult else { Issue.record("no events"); return }
+        #expect(bodies == [[1], [2]])
+        store.close()
+    }
+
     @Test func notificationsPageNewestFirstAndKeepTheirCounts() async throws {
         let store = try openStore()
         let alice = user("Alice")
