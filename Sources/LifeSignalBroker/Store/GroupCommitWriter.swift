@@ -20,13 +20,15 @@ final class GroupCommitWriter: Sendable {
     }
 
     private let pool: DatabasePool
+    private let checkpointer: WALCheckpointer
     private let scheduler: CompletionScheduler
     private let queue = Mutex(Queue())
     private let wakeup = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(pool: DatabasePool, scheduler: @escaping CompletionScheduler) {
+    init(pool: DatabasePool, checkpointer: WALCheckpointer, scheduler: @escaping CompletionScheduler) {
         self.pool = pool
+        self.checkpointer = checkpointer
         self.scheduler = scheduler
         Self.startThread(self)
     }
@@ -64,7 +66,10 @@ final class GroupCommitWriter: Sendable {
                 queue.pending.removeAll(keepingCapacity: true)
                 return (batch, queue.closing)
             }
-            if !batch.isEmpty { commit(batch, &writes) }
+            if !batch.isEmpty {
+                checkpointer.pauseIfFull()
+                commit(batch, &writes)
+            }
             if closing && queue.withLock({ $0.pending.isEmpty }) { break }
         }
         finished.signal()
