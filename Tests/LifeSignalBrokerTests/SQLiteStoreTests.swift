@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 @testable import LifeSignalBroker
 import LifeSignalProtocol
 import Synchronization
@@ -211,6 +212,32 @@ import Testing
         #expect((try? outcome[1].get()) == nil)
         guard case .events(let bodies) = try outcome[2].get().queryResult else { Issue.record("no events"); return }
         #expect(bodies == [[1], [2]])
+        store.close()
+    }
+
+    @Test func aVersion3DatabaseOpensWithOneIndexOfNotificationsByUser() async throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let old = try DatabaseQueue(path: SQLiteStore.path(in: directory))
+        try SQLiteSchema.migrator.migrate(old, upTo: "v3: pushes, deadlines")
+        try await old.write { db in
+            try db.execute(sql: """
+                INSERT INTO users (id, name, qr_code, token_hash, check_in_interval_sec, created_at)
+                VALUES ('u_a', 'A', 'QR', x'00', 60, 0);
+                INSERT INTO notifications (id, user_id, type, title, message, timestamp, is_read)
+                VALUES ('n_1', 'u_a', 'ping', 'Ping', 'm', 1, 0), ('n_2', 'u_a', 'ping', 'Ping', 'm', 2, 1);
+                """)
+        }
+        try old.close()
+
+        let store = try openStore()
+        let loaded = try #require(try await load(store, "u_a"))
+        #expect(loaded.notificationCount == 2)
+        #expect(loaded.unreadCount == 1)
+        #expect(loaded.recentNotifications.map(\.id) == ["n_2", "n_1"])
+        let indexes = try await store.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM pragma_index_list('notifications') ORDER BY name")
+        }
+        #expect(indexes == ["notifications_by_user", "sqlite_autoindex_notifications_1"])
         store.close()
     }
 
