@@ -31,5 +31,6 @@ struct BenchStore: ParsableCommand {
         let calls = String(format: "%.2f", result.writeCallsPerPing)
         print("written: \(Int(result.bytesWrittenPerPing)) bytes per ping in \(calls) write calls")
         print("files: database \(result.databaseBytes / 1_048_576) MiB, WAL \(result.walBytes / 1_048_576) MiB")
+        print("checkpoints: \(result.checkpointPasses) passes, \(result.walRestarts) WAL restarts")
     }
 }

@@ -26,9 +26,10 @@ import Testing
              alert: nil, preferences: Preferences(push: true, mutedTypes: []), createdAt: 0)
     }
 
-    @Test func theWALStartsOverOnceItHoldsTheLimitSoItNeverGrowsPastItByMoreThanABatch() async throws {
-        let limit = 64
-        let store = try SQLiteStore(directory: directory, checkpoints: .init(restartFrames: limit)) { $0() }
+    @Test func theWALStartsOverBeforeItPassesItsLimitByMoreThanABatch() async throws {
+        let limit = 128
+        let limits = WALCheckpointer.Limits(restartFrames: 64, pauseFrames: 16, maxFrames: limit)
+        let store = try SQLiteStore(directory: directory, checkpoints: limits) { $0() }
         let alice = user()
         try await write(store, [.createUser(alice, tokenHash: [0])])
         // Each write is its own batch of four events of 3 KiB: a handful of pages.
@@ -44,7 +45,7 @@ import Testing
             try await write(store, changes)
             largest = max(largest, walBytes)
         }
-        // 200 writes of 12 KiB of events each are more than 512 frames: without restarts the WAL would hold them all.
+        // 200 writes of 12 KiB of events each are thousands of frames: without restarts the WAL would hold them all.
         let frameBytes: Int64 = 4_096 + 24
         let batchFrames: Int64 = 32
         #expect(largest <= 32 + (Int64(limit) + batchFrames) * frameBytes)

@@ -67,7 +67,7 @@ final class GroupCommitWriter: Sendable {
                 return (batch, queue.closing)
             }
             if !batch.isEmpty {
-                checkpointer.pauseIfFull()
+                checkpointer.pauseIfDue()
                 commit(batch, &writes)
             }
             if closing && queue.withLock({ $0.pending.isEmpty }) { break }

@@ -15,6 +15,9 @@ public enum StoreBenchmark {
         public var writeCallsPerPing: Double
         public var databaseBytes: Int64
         public var walBytes: Int64
+        /// Checkpoint passes and WAL restarts during the measured pings.
+        public var checkpointPasses: Int
+        public var walRestarts: Int
     }
 
     public static func run(directory: String, pairs: Int, pings: Int, batch: Int, retention: Int = 1_000) throws
@@ -28,6 +31,7 @@ public enum StoreBenchmark {
         try submitAndWait(store, (0..<max(pings / 10, 1)).map { _ in workload.nextPing() })
 
         let before = Usage.now()
+        let countsBefore = store.checkpointer.counts
         var sent = 0
         while sent < pings {
             let count = min(batch, pings - sent)
@@ -35,6 +39,7 @@ public enum StoreBenchmark {
             sent += count
         }
         let after = Usage.now()
+        let countsAfter = store.checkpointer.counts
         let size = { (suffix: String) in
             ((try? FileManager.default.attributesOfItem(atPath: SQLiteStore.path(in: directory) + suffix))?[.size]
                 as? NSNumber)?.int64Value ?? 0
@@ -44,7 +49,9 @@ public enum StoreBenchmark {
             cpuMicrosecondsPerPing: (after.cpu - before.cpu) * 1e6 / Double(pings),
             bytesWrittenPerPing: Double(after.bytesWritten - before.bytesWritten) / Double(pings),
             writeCallsPerPing: Double(after.writeCalls - before.writeCalls) / Double(pings),
-            databaseBytes: size(""), walBytes: size("-wal"))
+            databaseBytes: size(""), walBytes: size("-wal"),
+            checkpointPasses: countsAfter.passes - countsBefore.passes,
+            walRestarts: countsAfter.restarts - countsBefore.restarts)
     }
 
     struct Failed: Error {}

@@ -7,20 +7,24 @@ import Synchronization
 /// auto-checkpoint runs inside the commit that crosses its threshold, on the writer's thread,
 /// and every request in the group commits behind it waits for the copy.
 ///
-/// PASSIVE checkpoints run while commits go on. A WAL only starts over from its beginning
-/// when a write begins with every frame already copied, which never happens while commits
-/// keep coming, so once a commit leaves `restartFrames` frames in the WAL the writer pauses
-/// before its next batch while one more pass copies the rest (only what came since the last
-/// pass); its next commit then writes from the start of the file. The WAL so stays within
-/// `restartFrames` plus one batch, unless a reader in another process (`lsbroker pushes`)
-/// holds an old snapshot: SQLite cannot start over under a reader, so it grows until the next
-/// pause finds none.
+/// A checkpoint copies the newest version of each page once, so the fewer, the less is
+/// copied: passes only start once a commit leaves `restartFrames` frames in the WAL. A WAL
+/// only starts over from its beginning when a write begins with every frame copied, which
+/// never happens while commits keep coming: PASSIVE passes run while the writer goes on, each
+/// copying what came during the one before, until what is left is under `pauseFrames`; then
+/// the writer pauses before its next batch while a last pass copies that, and its next commit
+/// writes from the start of the file. If the WAL reaches `maxFrames` first, the writer pauses
+/// anyway, so the WAL stays within `maxFrames` plus one batch, unless a reader in another
+/// process (`lsbroker pushes`) holds an old snapshot: SQLite cannot start over under a reader,
+/// so the WAL then grows until a pause finds none.
 final class WALCheckpointer: Sendable {
     struct Limits: Sendable {
-        /// WAL frames (pages) after a commit that make the writer pause for a restart.
+        /// WAL frames (pages) after a commit that start the passes towards a restart.
         var restartFrames = 16_384
-        /// Pause between passes while commits come, so that each copies (and syncs) many pages.
-        var passIntervalMilliseconds = 10
+        /// Frames left to copy that are worth pausing the writer for.
+        var pauseFrames = 1_024
+        /// WAL frames after which the writer waits for the restart whatever is left to copy.
+        var maxFrames = 32_768
     }
 
     /// What the checkpointer has done, for tests and logs.
@@ -32,22 +36,30 @@ final class WALCheckpointer: Sendable {
     private struct State: ~Copyable {
         /// Frames in the WAL after the last commit (SQLite's WAL hook).
         var walFrames = 0
-        /// Commits since the last pass.
-        var dirty = false
+        /// Frames copied by the last pass.
+        var copiedFrames = 0
+        /// The writer should pause before its next batch for the last pass.
+        var wantsPause = false
         var writerWaiting = false
+        /// Waiting for a commit to cross `restartFrames`, or for the writer to pause.
+        var idle = false
+        /// After a restart that a reader prevented: where the next one is due.
+        var restartAt: Int
+        var maxAt: Int
         var closing = false
         var counts = Counts()
     }
 
     let limits: Limits
     private let connection: DatabaseQueue
-    private let state = Mutex(State())
+    private let state: Mutex<State>
     private let wakeup = DispatchSemaphore(value: 0)
     private let resume = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
     init(path: String, limits: Limits) throws {
         self.limits = limits
+        state = Mutex(State(restartAt: limits.restartFrames, maxAt: limits.maxFrames))
         var configuration = Configuration()
         configuration.label = "lifesignal.store.checkpointer"
         // A pass must sync the database file before the WAL may start over on top of what it copied.
@@ -68,23 +80,28 @@ final class WALCheckpointer: Sendable {
         }, Unmanaged.passUnretained(self).toOpaque())
     }
 
-    /// Runs on the writer's thread, inside each commit.
+    /// Runs on the writer's thread, inside each commit: wakes the checkpointer once the WAL is due.
     private func committed(walFrames: Int) {
-        state.withLock { state in
+        let wake = state.withLock { state in
             state.walFrames = walFrames
-            state.dirty = true
-        }
-    }
-
-    /// Called by the writer before each batch: if the WAL has reached `restartFrames`, waits
-    /// while the checkpointer copies what is left, so that the batch starts the WAL over.
-    func pauseIfFull() {
-        let full = state.withLock { state in
-            guard state.walFrames >= limits.restartFrames, !state.closing else { return false }
-            state.writerWaiting = true
+            guard state.idle, walFrames >= state.restartAt, !state.wantsPause else { return false }
+            state.idle = false
             return true
         }
-        guard full else { return }
+        if wake { wakeup.signal() }
+    }
+
+    /// Called by the writer before each batch: when the last pass is due (or the WAL is at
+    /// `maxFrames`), waits while the checkpointer copies what is left, so that the batch
+    /// starts the WAL over.
+    func pauseIfDue() {
+        let due = state.withLock { state in
+            guard state.wantsPause || state.walFrames >= state.maxAt, !state.closing else { return false }
+            state.writerWaiting = true
+            state.idle = false
+            return true
+        }
+        guard due else { return }
         wakeup.signal()
         resume.wait()
     }
@@ -103,35 +120,64 @@ final class WALCheckpointer: Sendable {
         thread.start()
     }
 
-    private func runLoop() {
-        while true {
-            let idle = state.withLock { !$0.dirty && !$0.writerWaiting }
-            // While commits come, a pass every interval; when idle, a wait the writer ends by pausing.
-            _ = wakeup.wait(timeout: .now() + .milliseconds(idle ? 1_000 : limits.passIntervalMilliseconds))
-            let (closing, writerWaiting, dirty) = state.withLock { state in
-                let dirty = state.dirty
-                state.dirty = false
-                return (state.closing, state.writerWaiting, dirty)
-            }
-            if dirty || writerWaiting || closing { pass(restart: writerWaiting) }
-            if writerWaiting {
-                state.withLock { state in
-                    state.writerWaiting = false
-                    state.walFrames = 0
-                }
-                resume.signal()
-            }
-            if closing { break }
-        }
-        finished.signal()
+    private enum Step {
+        case wait, catchUp, restart, close
     }
 
-    private func pass(restart: Bool) {
-        // A failed pass (the database busy or an I/O error) leaves the WAL as it was: the next one retries.
-        _ = try? connection.inDatabase { db in try db.checkpoint(.passive) }
-        state.withLock { state in
-            state.counts.passes += 1
-            if restart { state.counts.restarts += 1 }
+    private func runLoop() {
+        while true {
+            let step = state.withLock { state -> Step in
+                if state.writerWaiting { return .restart }
+                if state.closing { return .close }
+                if state.walFrames >= state.restartAt && !state.wantsPause { return .catchUp }
+                state.idle = true
+                return .wait
+            }
+            switch step {
+            case .wait:
+                wakeup.wait()
+            case .catchUp:
+                let copied = pass()
+                state.withLock { state in
+                    // Little left, or no progress (a reader, an error): the writer's pause settles it.
+                    if state.walFrames - copied <= limits.pauseFrames || copied <= state.copiedFrames {
+                        state.wantsPause = true
+                    }
+                    state.copiedFrames = copied
+                }
+            case .restart:
+                let walFrames = state.withLock { $0.walFrames }
+                let copied = pass()
+                state.withLock { state in
+                    state.writerWaiting = false
+                    state.wantsPause = false
+                    state.copiedFrames = 0
+                    if copied >= walFrames {
+                        // The writer's next commit starts the WAL over.
+                        state.counts.restarts += 1
+                        state.walFrames = 0
+                        state.restartAt = limits.restartFrames
+                        state.maxAt = limits.maxFrames
+                    } else {
+                        // A reader holds frames that cannot be copied yet: try again further on.
+                        state.restartAt = walFrames + limits.restartFrames
+                        state.maxAt = walFrames + limits.maxFrames
+                    }
+                }
+                resume.signal()
+            case .close:
+                _ = pass()
+                finished.signal()
+                return
+            }
         }
+    }
+
+    /// One PASSIVE checkpoint; the frames of the WAL now in the database file (0 if it failed:
+    /// the WAL stays as it was and a later pass retries).
+    private func pass() -> Int {
+        let result = try? connection.inDatabase { db in try db.checkpoint(.passive) }
+        state.withLock { $0.counts.passes += 1 }
+        return result?.checkpointedFrameCount ?? 0
     }
 }
