@@ -4,8 +4,8 @@ import Synchronization
 
 /// The store's single writer. Every write submitted while a batch commits goes into the
 /// next transaction, so durable throughput comes from batch size rather than from
-/// relaxing fsync. A write that fails rolls back alone: the batch is then retried with a savepoint
-/// per write.
+/// relaxing fsync. A write that fails rolls back alone: its batch then runs again with a
+/// savepoint per write.
 final class GroupCommitWriter: Sendable {
     typealias Completion = @Sendable (Result<StoreWriteResult, Error>) -> Void
 
