@@ -17,18 +17,19 @@ public enum Credentials {
         return key.withUnsafeBytes { Array($0) }
     }
 
-    /// Random bytes for opaque ids made on every request (notifications, pings, sessions): the
-    /// same OS generator, 4 KiB per system call. swift-crypto draws 8 bytes per system call
-    /// here, which cost several syscalls per notification.
-    static func idBytes(_ count: Int) -> [UInt8] {
-        idPool.withLock { pool in pool.take(count) }
-    }
+    /// Base32 digits in ASCII order, so that fixed-width numbers written with them sort as text
+    /// (SQLite's default collation compares bytes).
+    static let sortableBase32 = Array("234567abcdefghijklmnopqrstuvwxyz".utf8)
 
-    private static let idPool = Mutex(IDPool())
+    /// The ids made on every request (notifications, pings, alerts, sessions) draw from one
+    /// 4 KiB pool of the OS generator: swift-crypto makes a system call per 8 bytes here.
+    private static let ids = Mutex(IDSource())
 
-    private struct IDPool: ~Copyable {
+    private struct IDSource: ~Copyable {
         var bytes = [UInt8](repeating: 0, count: 4096)
         var next = 4096
+        /// The last order value given out: ids made later in this process sort after it.
+        var lastOrder: UInt64 = 0
 
         mutating func take(_ count: Int) -> [UInt8] {
             precondition(count <= bytes.count)
@@ -40,16 +41,36 @@ public enum Credentials {
             defer { next += count }
             return Array(bytes[next..<(next + count)])
         }
-    }
 
+        /// Milliseconds since 1970 above a 16-bit count, never below the last one: strictly
+        /// increasing within the process even if the clock steps back.
+        mutating func order(nowMs: Int64) -> UInt64 {
+            lastOrder = max(UInt64(max(nowMs, 0)) << 16, lastOrder + 1)
+            return lastOrder
+        }
+    }
     /// 256 random bits, base32: the bearer secret a device presents in `hello`.
     public static func newToken() -> String { encode(randomBytes(32), alphabet: base32Lower) }
 
     /// `u_` + 128 random bits; opaque and well under the 64-character id limit.
     public static func newUserID() -> String { "u_" + encode(randomBytes(16), alphabet: base32Lower) }
 
-    /// A prefixed random id for notifications, alerts and pings.
-    public static func newID(prefix: String) -> String { prefix + "_" + encode(idBytes(12), alphabet: base32Lower) }
+    /// A prefixed opaque id for notifications, pings, alerts and sessions: 12 characters that
+    /// grow with time (`IDSource.order`), then 64 random bits. Later ids sort after earlier
+    /// ones, so the unique indexes that hold them (notifications, pushes) grow at their right
+    /// edge instead of dirtying a random page per insert; the random part keeps them from
+    /// being guessed (ownership is checked anyway). At most 2 + 1 + 12 + 13 characters.
+    public static func newID(prefix: String) -> String { newID(prefix: prefix, nowMs: WallClock.nowMs()) }
+
+    static func newID(prefix: String, nowMs: Int64) -> String {
+        let (order, random) = ids.withLock { source in (source.order(nowMs: nowMs), source.take(8)) }
+        return prefix + "_" + sortable(order) + encode(random, alphabet: base32Lower)
+    }
+
+    /// `value` as 12 digits of `sortableBase32` (60 bits; order values need 57), most significant first.
+    static func sortable(_ value: UInt64) -> String {
+        String(decoding: (0..<12).reversed().map { sortableBase32[Int((value >> UInt64(5 * $0)) & 31)] }, as: UTF8.self)
+    }
 
     /// 12 characters of a 32-letter alphabet: 60 bits, unguessable by trying.
     public static func newQRCode() -> String {

@@ -25,3 +25,30 @@ import Testing
         #expect(qr.allSatisfy { "ABCDEFGHJKLMNPQRSTUVWXYZ23456789".contains($0) })
     }
 }
+
+@Suite struct SortableIDTests {
+    @Test func laterIDsSortAfterEarlierOnesEvenWithinAMillisecondOrWhenTheClockStepsBack() {
+        let times: [Int64] = [1_700_000_000_000, 1_700_000_000_000, 1_700_000_000_000, 1_700_000_000_001,
+                              1_699_999_999_000, 1_800_000_000_000]
+        let ids = times.map { Credentials.newID(prefix: "n", nowMs: $0) }
+        #expect(ids == ids.sorted())
+        #expect(Set(ids).count == ids.count)
+    }
+
+    @Test func idsAreUniqueOpaqueAndShort() {
+        let ids = (0..<100_000).map { _ in Credentials.newID(prefix: "n") }
+        #expect(Set(ids).count == ids.count)
+        #expect(ids == ids.sorted())
+        #expect(ids.allSatisfy { $0.hasPrefix("n_") && $0.count == 27 && $0.count <= 64 })
+        // The random tails of consecutive ids differ: nothing about the next id follows from this one.
+        let tails = Set(ids.map { $0.suffix(13) })
+        #expect(tails.count == ids.count)
+    }
+
+    @Test func sortableDigitsKeepNumericOrderAsText() {
+        let values: [UInt64] = [0, 1, 31, 32, 1 << 40, (1 << 57) - 1, 1 << 57]
+        let encoded = values.map(Credentials.sortable)
+        #expect(encoded == encoded.sorted())
+        #expect(encoded.allSatisfy { $0.count == 12 })
+    }
+}

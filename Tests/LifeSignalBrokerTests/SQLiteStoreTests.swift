@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 @testable import LifeSignalBroker
 import LifeSignalProtocol
 import Synchronization
@@ -166,6 +167,77 @@ import Testing
         #expect(loaded.contacts.first?.mirror == ContactMirror(of: alice))
         _ = try await write(store, [.deleteContact(userID: bob.id, contactID: alice.id)]).get()
         #expect(try await load(store, bob.id)?.contacts.isEmpty == true)
+        store.close()
+    }
+
+    @Test func anUpsertedContactReplacesTheWholeRow() async throws {
+        let store = try openStore()
+        let alice = user("Alice")
+        let bob = user("Bob")
+        var record = ContactRecord(userID: bob.id, contactID: alice.id, isResponder: false, isDependent: true,
+                                   addedAt: 1, outgoingPing: PendingPing(id: "p_1", sentAt: 7))
+        _ = try await write(store, [.createUser(alice, tokenHash: [0]), .createUser(bob, tokenHash: [0]),
+                                    .upsertContact(record)]).get()
+        record.isResponder = true
+        record.outgoingPing = nil
+        record.incomingPing = PendingPing(id: "p_2", sentAt: 8)
+        _ = try await write(store, [.upsertContact(record)]).get()
+        let loaded = try #require(try await load(store, bob.id))
+        #expect(loaded.contacts.map(\.record) == [record])
+        store.close()
+    }
+
+    @Test func aFailingWriteDoesNotCostItsBatchesQueriesTheirAnswers() async throws {
+        let store = try openStore()
+        let alice = user("Alice")
+        _ = try await write(store, [.createUser(alice, tokenHash: [0]),
+                                    .appendEvent(userID: alice.id, seq: 1, body: [1])]).get()
+        // Back to back, so they share a group commit: the failing one sends the batch down the
+        // savepoint path, where the others run again and must give the same answers.
+        let results = Mutex<[Result<StoreWriteResult, Error>]>([])
+        let done = DispatchSemaphore(value: 0)
+        let writes = [
+            StoreWrite(changes: [.appendEvent(userID: alice.id, seq: 2, body: [2])]),
+            StoreWrite(changes: [.appendEvent(userID: alice.id, seq: 1, body: [9])]),
+            StoreWrite(changes: [], query: .events(userID: alice.id, afterSeq: 0, throughSeq: 2)),
+        ]
+        for write in writes {
+            store.submit(write) { result in
+                if results.withLock({ $0.append(result); return $0.count }) == writes.count { done.signal() }
+            }
+        }
+        done.wait()
+        let outcome = results.withLock { $0 }
+        #expect((try? outcome[0].get()) != nil)
+        #expect((try? outcome[1].get()) == nil)
+        guard case .events(let bodies) = try outcome[2].get().queryResult else { Issue.record("no events"); return }
+        #expect(bodies == [[1], [2]])
+        store.close()
+    }
+
+    @Test func aVersion3DatabaseOpensWithOneIndexOfNotificationsByUser() async throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let old = try DatabaseQueue(path: SQLiteStore.path(in: directory))
+        try SQLiteSchema.migrator.migrate(old, upTo: "v3: pushes, deadlines")
+        try await old.write { db in
+            try db.execute(sql: """
+                INSERT INTO users (id, name, qr_code, token_hash, check_in_interval_sec, created_at)
+                VALUES ('u_a', 'A', 'QR', x'00', 60, 0);
+                INSERT INTO notifications (id, user_id, type, title, message, timestamp, is_read)
+                VALUES ('n_1', 'u_a', 'ping', 'Ping', 'm', 1, 0), ('n_2', 'u_a', 'ping', 'Ping', 'm', 2, 1);
+                """)
+        }
+        try old.close()
+
+        let store = try openStore()
+        let loaded = try #require(try await load(store, "u_a"))
+        #expect(loaded.notificationCount == 2)
+        #expect(loaded.unreadCount == 1)
+        #expect(loaded.recentNotifications.map(\.id) == ["n_2", "n_1"])
+        let indexes = try await store.pool.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM pragma_index_list('notifications') ORDER BY name")
+        }
+        #expect(indexes == ["notifications_by_user", "sqlite_autoindex_notifications_1"])
         store.close()
     }
 

@@ -4,7 +4,8 @@ import Synchronization
 
 /// The store's single writer. Every write submitted while a batch commits goes into the
 /// next transaction, so durable throughput comes from batch size rather than from
-/// relaxing fsync. Each write gets its own savepoint: one that fails rolls back alone.
+/// relaxing fsync. A write that fails rolls back alone: its batch then runs again with a
+/// savepoint per write.
 final class GroupCommitWriter: Sendable {
     typealias Completion = @Sendable (Result<StoreWriteResult, Error>) -> Void
 
@@ -19,13 +20,15 @@ final class GroupCommitWriter: Sendable {
     }
 
     private let pool: DatabasePool
+    private let checkpointer: WALCheckpointer
     private let scheduler: CompletionScheduler
     private let queue = Mutex(Queue())
     private let wakeup = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(pool: DatabasePool, scheduler: @escaping CompletionScheduler) {
+    init(pool: DatabasePool, checkpointer: WALCheckpointer, scheduler: @escaping CompletionScheduler) {
         self.pool = pool
+        self.checkpointer = checkpointer
         self.scheduler = scheduler
         Self.startThread(self)
     }
@@ -54,6 +57,8 @@ final class GroupCommitWriter: Sendable {
     }
 
     private func runLoop() {
+        // Prepared on the first batch, on the writer's connection, and used only by this thread.
+        var writes: SQLiteWrites?
         while true {
             wakeup.wait()
             let (batch, closing) = queue.withLock { queue in
@@ -61,23 +66,33 @@ final class GroupCommitWriter: Sendable {
                 queue.pending.removeAll(keepingCapacity: true)
                 return (batch, queue.closing)
             }
-            if !batch.isEmpty { commit(batch) }
+            if !batch.isEmpty {
+                checkpointer.pauseIfDue()
+                commit(batch, &writes)
+            }
             if closing && queue.withLock({ $0.pending.isEmpty }) { break }
         }
         finished.signal()
     }
 
-    private func commit(_ batch: [Pending]) {
-        var results: [Result<StoreWriteResult, Error>] = []
-        results.reserveCapacity(batch.count)
+    private func commit(_ batch: [Pending], _ preparedWrites: inout SQLiteWrites?) {
+        var results: [Result<StoreWriteResult, Error>]
         do {
-            try pool.writeWithoutTransaction { db in
+            results = try pool.writeWithoutTransaction { db in
+                let writes = try preparedWrites ?? SQLiteWrites(db)
+                preparedWrites = writes
+                // Fast path: no savepoints. Writes are computed from the sessions' memory and do not
+                // fail unless something is wrong, while a savepoint per write costs two statements and
+                // a copy of every page it touches. If one fails, the whole attempt rolls back and the
+                // batch runs again with a savepoint per write, so that only the failing one is lost.
+                if let results = try Self.applyAll(batch, writes, db) { return results }
+                var results: [Result<StoreWriteResult, Error>] = []
+                results.reserveCapacity(batch.count)
                 try db.inTransaction(.immediate) {
-                    for item in batch {
-                        results.append(Self.apply(item.write, db))
-                    }
+                    for item in batch { results.append(Self.applyInSavepoint(item.write, writes, db)) }
                     return .commit
                 }
+                return results
             }
         } catch {
             // The commit itself failed: nothing of this batch is durable.
@@ -89,12 +104,44 @@ final class GroupCommitWriter: Sendable {
         }
     }
 
-    private static func apply(_ write: StoreWrite, _ db: Database) -> Result<StoreWriteResult, Error> {
+    /// Applies the whole batch in one transaction with no savepoints; nil (and nothing
+    /// changed) if any write failed.
+    private static func applyAll(_ batch: [Pending], _ writes: SQLiteWrites, _ db: Database) throws
+        -> [Result<StoreWriteResult, Error>]?
+    {
+        var results: [Result<StoreWriteResult, Error>] = []
+        results.reserveCapacity(batch.count)
+        var failed = false
+        try db.inTransaction(.immediate) {
+            for item in batch {
+                do {
+                    results.append(.success(try apply(item.write, writes, db)))
+                } catch {
+                    failed = true
+                    return .rollback
+                }
+            }
+            return .commit
+        }
+        return failed ? nil : results
+    }
+
+    private static func apply(_ write: StoreWrite, _ writes: SQLiteWrites, _ db: Database) throws
+        -> StoreWriteResult
+    {
+        var result = StoreWriteResult()
+        for change in write.changes { try writes.apply(change, db) }
+        if let query = write.query { result.queryResult = try SQLiteReads.answer(query, db) }
+        return result
+    }
+
+    private static func applyInSavepoint(_ write: StoreWrite, _ writes: SQLiteWrites, _ db: Database)
+        -> Result<StoreWriteResult, Error>
+    {
         var result = StoreWriteResult()
         do {
             try db.inSavepoint {
-                for change in write.changes { try SQLiteWrites.apply(change, db) }
-                if let query = write.query { result.queryResult = try SQLiteReads.answer(query, db) }
+                result = try apply(write, writes, db)
                 return .commit
             }
             return .success(result)

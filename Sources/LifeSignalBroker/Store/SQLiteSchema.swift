@@ -88,6 +88,16 @@ enum SQLiteSchema {
                     WHERE check_in_deadline IS NOT NULL AND is_non_responsive = 0;
                 """)
         }
+        migrator.registerMigration("v4: one index of notifications by user") { db in
+            // Each insert went into two indexes by user, each dirtying a page of that user. The
+            // unread one only served `readAll` and the unread count; this one answers both from
+            // the index alone.
+            try db.execute(sql: """
+                DROP INDEX notifications_unread;
+                DROP INDEX notifications_by_user;
+                CREATE INDEX notifications_by_user ON notifications (user_id, position, is_read);
+                """)
+        }
         return migrator
     }
 }

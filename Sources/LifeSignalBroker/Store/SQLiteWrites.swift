@@ -2,10 +2,38 @@ import Foundation
 import GRDB
 import LifeSignalProtocol
 
-/// Applies one `StoreChange` inside the writer's transaction. Statements are cached:
-/// the same few run thousands of times per batch.
-enum SQLiteWrites {
-    static func apply(_ change: StoreChange, _ db: Database) throws {
+/// Applies one `StoreChange` inside the writer's transaction. The changes every ping, check-in
+/// or alert makes (events, contact rows, notifications) run through statements prepared once
+/// and bound directly (`DirectStatement`); the rarer ones through GRDB's statement cache.
+struct SQLiteWrites {
+    private let appendEvent: DirectStatement
+    private let pruneEvents: DirectStatement
+    private let upsertContact: DirectStatement
+    private let insertNotification: DirectStatement
+
+    /// Prepares the statements on the writer's connection, which they must only be used with.
+    init(_ db: Database) throws {
+        appendEvent = try DirectStatement(db, sql: "INSERT INTO events (user_id, seq, body) VALUES (?, ?, ?)")
+        pruneEvents = try DirectStatement(db, sql: "DELETE FROM events WHERE user_id = ? AND seq <= ?")
+        // An upsert rewrites the row where it is; OR REPLACE deleted it and inserted it again.
+        upsertContact = try DirectStatement(db, sql: """
+            INSERT INTO contacts (user_id, contact_id, is_responder, is_dependent, added_at,
+                incoming_ping_at, incoming_ping_id, outgoing_ping_at, outgoing_ping_id)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, contact_id) DO UPDATE SET
+                is_responder = excluded.is_responder, is_dependent = excluded.is_dependent,
+                added_at = excluded.added_at, incoming_ping_at = excluded.incoming_ping_at,
+                incoming_ping_id = excluded.incoming_ping_id, outgoing_ping_at = excluded.outgoing_ping_at,
+                outgoing_ping_id = excluded.outgoing_ping_id
+            """)
+        insertNotification = try DirectStatement(db, sql: """
+            INSERT INTO notifications (id, user_id, type, title, message, timestamp, is_read,
+                related_contact_id, related_alert_id, related_ping_id, contact_data)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+    }
+
+    func apply(_ change: StoreChange, _ db: Database) throws {
         switch change {
         case .createUser(let user, let tokenHash):
             try db.cachedStatement(sql: """
@@ -28,35 +56,45 @@ enum SQLiteWrites {
                 UPDATE devices SET push_token = NULL WHERE push_token = ? AND NOT (user_id = ? AND device_id = ?)
                 """).execute(arguments: [token, owner.userID, owner.deviceID])
         case .appendEvent(let userID, let seq, let body):
-            try db.cachedStatement(sql: "INSERT INTO events (user_id, seq, body) VALUES (?, ?, ?)")
-                .execute(arguments: [userID, seq, Data(body)])
+            try appendEvent.run(db) { row in
+                row.add(userID)
+                row.add(seq)
+                row.add(bytes: body)
+            }
         case .pruneEvents(let userID, let throughSeq):
-            try db.cachedStatement(sql: "DELETE FROM events WHERE user_id = ? AND seq <= ?")
-                .execute(arguments: [userID, throughSeq])
+            try pruneEvents.run(db) { row in
+                row.add(userID)
+                row.add(throughSeq)
+            }
         case .upsertContact(let contact):
-            try db.cachedStatement(sql: """
-                INSERT OR REPLACE INTO contacts (user_id, contact_id, is_responder, is_dependent, added_at,
-                    incoming_ping_at, incoming_ping_id, outgoing_ping_at, outgoing_ping_id)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                    contact.userID, contact.contactID, contact.isResponder, contact.isDependent, contact.addedAt,
-                    contact.incomingPing?.sentAt, contact.incomingPing?.id,
-                    contact.outgoingPing?.sentAt, contact.outgoingPing?.id,
-                ])
+            try upsertContact.run(db) { row in
+                row.add(contact.userID)
+                row.add(contact.contactID)
+                row.add(contact.isResponder)
+                row.add(contact.isDependent)
+                row.add(contact.addedAt)
+                row.add(contact.incomingPing?.sentAt)
+                row.add(contact.incomingPing?.id)
+                row.add(contact.outgoingPing?.sentAt)
+                row.add(contact.outgoingPing?.id)
+            }
         case .deleteContact(let userID, let contactID):
             try db.cachedStatement(sql: "DELETE FROM contacts WHERE user_id = ? AND contact_id = ?")
                 .execute(arguments: [userID, contactID])
         case .insertNotification(let userID, let notification):
-            try db.cachedStatement(sql: """
-                INSERT INTO notifications (id, user_id, type, title, message, timestamp, is_read,
-                    related_contact_id, related_alert_id, related_ping_id, contact_data)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """).execute(arguments: [
-                    notification.id, userID, notification.type.rawValue, notification.title, notification.message,
-                    notification.timestamp, notification.isRead, notification.relatedContactID,
-                    notification.relatedAlertID, notification.relatedPingID,
-                    notification.contactData.map { String(decoding: $0.json.serialized(), as: UTF8.self) },
-                ])
+            try insertNotification.run(db) { row in
+                row.add(notification.id)
+                row.add(userID)
+                row.add(notification.type.rawValue)
+                row.add(notification.title)
+                row.add(notification.message)
+                row.add(notification.timestamp)
+                row.add(notification.isRead)
+                row.add(notification.relatedContactID)
+                row.add(notification.relatedAlertID)
+                row.add(notification.relatedPingID)
+                row.add(notification.contactData.map { String(decoding: $0.json.serialized(), as: UTF8.self) })
+            }
         case .setNotificationRead(let id):
             try db.cachedStatement(sql: "UPDATE notifications SET is_read = 1 WHERE id = ?").execute(arguments: [id])
         case .markAllNotificationsRead(let userID):

@@ -1,0 +1,77 @@
+import GRDB
+import GRDBSQLite
+
+/// A statement prepared once on the writer's connection and run through SQLite's C API. For
+/// the small rows of every request, GRDB's `StatementArguments` (an existential box and a
+/// `DatabaseValue` per value) and its statement cache (the SQL text hashed on each lookup) cost
+/// about as much as SQLite's own work; binding straight from Swift values does not.
+struct DirectStatement {
+    private let statement: Statement
+
+    init(_ db: Database, sql: String) throws {
+        statement = try db.makeStatement(sql: sql)
+    }
+
+    /// Binds the parameters in order through `bind`, steps to completion and resets.
+    func run(_ db: Database, _ bind: (inout Binder) -> Void) throws {
+        let handle = statement.sqliteStatement
+        var binder = Binder(handle: handle)
+        bind(&binder)
+        var code = sqlite3_step(handle)
+        while code == SQLITE_ROW { code = sqlite3_step(handle) }
+        if code != SQLITE_DONE {
+            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
+            sqlite3_reset(handle)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+        }
+        sqlite3_reset(handle)
+    }
+
+    /// Binds values to the next parameter, from the first.
+    struct Binder {
+        let handle: OpaquePointer
+        private var index: Int32 = 0
+
+        init(handle: OpaquePointer) { self.handle = handle }
+
+        mutating func add(_ value: Int64) {
+            index += 1
+            sqlite3_bind_int64(handle, index, value)
+        }
+
+        mutating func add(_ value: Bool) { add(value ? 1 : 0 as Int64) }
+
+        mutating func add(_ value: Int64?) {
+            guard let value else { return addNull() }
+            add(value)
+        }
+
+        mutating func add(_ value: String?) {
+            guard var value else { return addNull() }
+            index += 1
+            _ = value.withUTF8 { text in
+                sqlite3_bind_text(handle, index, text.baseAddress, Int32(text.count), transient)
+            }
+        }
+
+        mutating func add(bytes: ArraySlice<UInt8>) {
+            index += 1
+            // An empty buffer may have no address, which SQLite would take for NULL.
+            guard !bytes.isEmpty else {
+                sqlite3_bind_zeroblob(handle, index, 0)
+                return
+            }
+            _ = bytes.withUnsafeBytes { blob in
+                sqlite3_bind_blob(handle, index, blob.baseAddress, Int32(blob.count), transient)
+            }
+        }
+
+        private mutating func addNull() {
+            index += 1
+            sqlite3_bind_null(handle, index)
+        }
+
+        /// SQLITE_TRANSIENT: SQLite copies the value before the call returns.
+        private let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+    }
+}
