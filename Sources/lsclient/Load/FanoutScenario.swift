@@ -63,13 +63,8 @@ final class FanoutScenario: LoadScenario {
 
     func start(_ device: LoadDevice, in run: LoadRun) {
         guard device.index == 0 else { return }
-        do {
-            try schedule.start(on: run.loop, while: { [unowned run] in run.isSending }) {
-                [unowned self, unowned run] index, dueNs in
-                sendAlertOperation(group: Int(index % UInt64(dependents)), dueNs: dueNs, run)
-            }
-        } catch {
-            run.preparationFailed("no timer: \(error)")
+        schedule.start(in: run) { [unowned self, unowned run] index, dueNs in
+            sendAlertOperation(group: Int(index % UInt64(dependents)), dueNs: dueNs, run)
         }
     }
 

@@ -31,14 +31,10 @@ final class IdleScenario: LoadScenario {
         let count = run.devices.count
         let schedule = OpenLoopSchedule(rate: Double(count) * 1_000 / Double(intervalMs), tickMs: 10)
         self.schedule = schedule
-        do {
-            // Device k's keepalives are due at k × interval / N, then every interval.
-            try schedule.start(on: run.loop, while: { [unowned run] in run.isSending }) { [unowned run] index, _ in
-                let device = run.devices[Int(index % UInt64(count))]
-                device.send(Op.keepalive, kind: LoadRequestKind.keepalive, wantsFields: false)
-            }
-        } catch {
-            run.preparationFailed("no timer: \(error)")
+        // Device k's keepalives are due at k × interval / N, then every interval.
+        schedule.start(in: run) { [unowned run] index, _ in
+            let device = run.devices[Int(index % UInt64(count))]
+            device.send(Op.keepalive, kind: LoadRequestKind.keepalive, wantsFields: false)
         }
     }
 

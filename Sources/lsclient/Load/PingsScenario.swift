@@ -49,13 +49,8 @@ final class PingsScenario: LoadScenario {
 
     func start(_ device: LoadDevice, in run: LoadRun) {
         guard device.index == 0 else { return }
-        do {
-            try schedule.start(on: run.loop, while: { [unowned run] in run.isSending }) {
-                [unowned self, unowned run] index, dueNs in
-                sendPing(onPair: Int(index % UInt64(pairs)), dueNs: dueNs, run)
-            }
-        } catch {
-            run.preparationFailed("no timer: \(error)")
+        schedule.start(in: run) { [unowned self, unowned run] index, dueNs in
+            sendPing(onPair: Int(index % UInt64(pairs)), dueNs: dueNs, run)
         }
     }
 
