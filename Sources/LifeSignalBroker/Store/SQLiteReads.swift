@@ -3,6 +3,8 @@ import GRDB
 import LifeSignalProtocol
 
 /// Queries the broker needs; each runs inside the writer's transaction (see `StoreQuery`).
+/// Statements are cached: compiling one (with GRDB's authorizer) cost more than running it,
+/// and a storm of hellos loads thousands of users.
 enum SQLiteReads {
     static func answer(_ query: StoreQuery, _ db: Database) throws -> StoreQueryResult {
         switch query {
@@ -11,41 +13,46 @@ enum SQLiteReads {
         case .user(let id):
             .user(try storedUser(id: id, db))
         case .userIDForQRCode(let code):
-            .userID(try String.fetchOne(db, sql: "SELECT id FROM users WHERE qr_code = ?", arguments: [code]))
+            .userID(try String.fetchOne(
+                db.cachedStatement(sql: "SELECT id FROM users WHERE qr_code = ?"), arguments: [code]))
         case .notifications(let userID, let beforeID, let limit):
             .notifications(try notifications(userID: userID, beforeID: beforeID, limit: limit, db))
         case .pendingDeadlines:
-            .deadlines(try Row.fetchAll(db, sql: """
+            .deadlines(try Row.fetchAll(db.cachedStatement(sql: """
                 SELECT id, check_in_deadline FROM users
                 WHERE check_in_deadline IS NOT NULL AND is_non_responsive = 0
-                """).map { (userID: $0[0], deadline: $0[1]) })
+                """)).map { (userID: $0[0], deadline: $0[1]) })
         case .notification(let userID, let id):
             .notification(try Row.fetchOne(
-                db, sql: "SELECT * FROM notifications WHERE id = ? AND user_id = ?", arguments: [id, userID]
+                db.cachedStatement(sql: "SELECT * FROM notifications WHERE id = ? AND user_id = ?"),
+                arguments: [id, userID]
             ).map(NotificationColumns.notification(from:)))
         }
     }
 
     static func storedUser(id: String, _ db: Database) throws -> StoredUser? {
-        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]) else {
+        let userRow = try db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?")
+        guard let row = try Row.fetchOne(userRow, arguments: [id]) else {
             return nil
         }
         let devices = try Row.fetchAll(
-            db, sql: "SELECT device_id, platform, push_token, last_seen_at FROM devices WHERE user_id = ?",
+            db.cachedStatement(
+                sql: "SELECT device_id, platform, push_token, last_seen_at FROM devices WHERE user_id = ?"),
             arguments: [id]
         ).map { row in
             DeviceRecord(key: DeviceKey(userID: id, deviceID: row["device_id"]), platform: row["platform"],
                          pushToken: row["push_token"], lastSeenAt: row["last_seen_at"])
         }
         let bounds = try Row.fetchOne(
-            db, sql: "SELECT min(seq) AS oldest, max(seq) AS newest FROM events WHERE user_id = ?", arguments: [id])
+            db.cachedStatement(sql: "SELECT min(seq) AS oldest, max(seq) AS newest FROM events WHERE user_id = ?"),
+            arguments: [id])
         let lastSeq: Int64 = bounds?["newest"] ?? 0
         let oldest: Int64 = bounds?["oldest"] ?? lastSeq + 1
         let tokenHash: Data = row["token_hash"]
-        let counts = try Row.fetchOne(db, sql: """
+        let counts = try Row.fetchOne(db.cachedStatement(sql: """
             SELECT count(*) AS total, count(*) FILTER (WHERE is_read = 0) AS unread
             FROM notifications WHERE user_id = ?
-            """, arguments: [id])
+            """), arguments: [id])
         return StoredUser(
             user: UserColumns.user(from: row), tokenHash: Array(tokenHash), devices: devices,
             lastSeq: lastSeq, oldestRetainedSeq: oldest, contacts: try contacts(of: id, db),
@@ -57,10 +64,10 @@ enum SQLiteReads {
     private static func contacts(of userID: String, _ db: Database) throws
         -> [(record: ContactRecord, mirror: ContactMirror)]
     {
-        try Row.fetchAll(db, sql: """
+        try Row.fetchAll(db.cachedStatement(sql: """
             SELECT c.*, u.name, u.last_check_in_at, u.check_in_deadline, u.is_non_responsive, u.alert_id
             FROM contacts c JOIN users u ON u.id = c.contact_id WHERE c.user_id = ?
-            """, arguments: [userID]
+            """), arguments: [userID]
         ).map { row in
             let record = ContactRecord(
                 userID: userID, contactID: row["contact_id"], isResponder: row["is_responder"],
@@ -86,13 +93,13 @@ enum SQLiteReads {
         var upperBound = Int64.max
         if let beforeID {
             guard let position = try Int64.fetchOne(
-                db, sql: "SELECT position FROM notifications WHERE id = ? AND user_id = ?",
+                db.cachedStatement(sql: "SELECT position FROM notifications WHERE id = ? AND user_id = ?"),
                 arguments: [beforeID, userID]) else { return nil }
             upperBound = position
         }
-        return try Row.fetchAll(db, sql: """
+        return try Row.fetchAll(db.cachedStatement(sql: """
             SELECT * FROM notifications WHERE user_id = ? AND position < ? ORDER BY position DESC LIMIT ?
-            """, arguments: [userID, upperBound, limit]
+            """), arguments: [userID, upperBound, limit]
         ).map(NotificationColumns.notification(from:))
     }
 
@@ -100,7 +107,8 @@ enum SQLiteReads {
     static func events(userID: String, after: Int64, through: Int64, _ db: Database) throws -> [[UInt8]]? {
         guard through > after else { return [] }
         let rows = try Row.fetchCursor(
-            db, sql: "SELECT seq, body FROM events WHERE user_id = ? AND seq > ? AND seq <= ? ORDER BY seq",
+            db.cachedStatement(
+                sql: "SELECT seq, body FROM events WHERE user_id = ? AND seq > ? AND seq <= ? ORDER BY seq"),
             arguments: [userID, after, through])
         var bodies: [[UInt8]] = []
         var expected = after + 1
