@@ -45,10 +45,9 @@ extension Broker {
 
     private func load(_ userID: String, waiters: [(UserSession?) -> Void]) {
         users[userID] = .loading(waiters: waiters)
-        // A user who is not loaded has no write on its way to the store (see `readCommitted`).
-        readCommitted(.user(id: userID)) { [self] result in
-            let loaded = result.map { answer -> StoredUser? in
-                if case .user(let stored) = answer { stored } else { nil }
+        submit(StoreWrite(changes: [], query: .user(id: userID))) { [self] result in
+            let loaded = result.map { written -> StoredUser? in
+                if case .user(let stored) = written.queryResult { stored } else { nil }
             }
             assumeIsolated { $0.finishLoading(userID, loaded) }
         }

@@ -12,15 +12,6 @@ extension Broker {
         }
     }
 
-    /// `BrokerStore.readCommitted`, counted in the backlog like a write.
-    func readCommitted(_ query: StoreQuery, completion: @escaping @Sendable (Result<StoreQueryResult, Error>) -> Void) {
-        storeBacklog += 1
-        store.readCommitted(query) { [self] result in
-            assumeIsolated { $0.storeBacklog -= 1 }
-            completion(result)
-        }
-    }
-
     /// Sheds a request that needs the store while the backlog is at `maxPendingWrites`: it is
     /// answered `overloaded` in its place and not run (§9). True when it was shed.
     func shedIfOverloaded(_ request: Request, from connection: ClientConnection) -> Bool {

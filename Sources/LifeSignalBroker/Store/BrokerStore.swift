@@ -8,11 +8,6 @@ public protocol BrokerStore: AnyObject, Sendable {
     /// Queues a write for the next group commit. `completion` runs after the transaction holding it
     /// has committed (or failed); completions run in submission order.
     func submit(_ write: StoreWrite, completion: @escaping @Sendable (Result<StoreWriteResult, Error>) -> Void)
-    /// Answers `query` from what is committed now, on a reader beside the writer rather than in
-    /// its order: only for data that no queued write touches, such as a user the broker has not
-    /// loaded (every write touching a user is made while that user is loaded, and the user stays
-    /// loaded until it has committed). `completion` runs through the scheduler.
-    func readCommitted(_ query: StoreQuery, completion: @escaping @Sendable (Result<StoreQueryResult, Error>) -> Void)
     /// Waits for every queued write to commit, then releases the database.
     func close()
 }

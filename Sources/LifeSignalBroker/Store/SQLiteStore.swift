@@ -7,7 +7,6 @@ public final class SQLiteStore: BrokerStore {
     let pool: DatabasePool
     let checkpointer: WALCheckpointer
     private let writer: GroupCommitWriter
-    private let scheduler: CompletionScheduler
 
     /// Opens (creating if needed) `directory/lifesignal.sqlite` and runs pending migrations.
     public convenience init(directory: String, scheduler: @escaping CompletionScheduler) throws {
@@ -45,7 +44,6 @@ public final class SQLiteStore: BrokerStore {
         }
         self.checkpointer = checkpointer
         writer = GroupCommitWriter(pool: pool, checkpointer: checkpointer, scheduler: scheduler)
-        self.scheduler = scheduler
     }
 
     /// The database file of the store in `directory`; readers such as `PushLog` open it too.
@@ -55,17 +53,6 @@ public final class SQLiteStore: BrokerStore {
 
     public func submit(_ write: StoreWrite, completion: @escaping @Sendable (Result<StoreWriteResult, Error>) -> Void) {
         writer.submit(write, completion: completion)
-    }
-
-    public func readCommitted(
-        _ query: StoreQuery, completion: @escaping @Sendable (Result<StoreQueryResult, Error>) -> Void
-    ) {
-        // GRDB's reader connections see the last committed state of the WAL; loading users there
-        // takes them off the writer's thread and out of its commits' fsync waits.
-        pool.asyncRead { [scheduler] database in
-            let result = Result { try SQLiteReads.answer(query, database.get()) }
-            scheduler { completion(result) }
-        }
     }
 
     public func close() {
