@@ -24,7 +24,8 @@ struct BrokerFieldRules {
             if request.has("phone"), let phone = try request.optionalString("phone") { try self.phone(phone) }
             if let interval = try request.optionalInt("checkInIntervalSec") {
                 let checked = try Validate.checkInInterval(interval, minimum: 60)
-                note(checked == interval && (60...Validate.maxCheckInIntervalSec).contains(checked), "interval \(checked)")
+                let allowed = 60...Validate.maxCheckInIntervalSec
+                note(checked == interval && allowed.contains(checked), "interval \(checked)")
             }
             if let preferences = try request.optionalObject("preferences") {
                 let merged = try Preferences().merging(.object(preferences))

@@ -64,7 +64,9 @@ struct DecodePass {
     }
 
     /// A failed decoder ignores further input and throws the same error again.
-    private static func expectStaysFailed(_ decoder: inout FrameDecoder, with error: ProtocolError) throws(FuzzFailure) {
+    private static func expectStaysFailed(
+        _ decoder: inout FrameDecoder, with error: ProtocolError
+    ) throws(FuzzFailure) {
         let more: [UInt8] = [0, 0, 0, 2, 0x7B, 0x7D]
         var called = false
         do {
