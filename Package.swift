@@ -11,6 +11,8 @@ let package = Package(
         .executable(name: "lsclient", targets: ["lsclient"]),
         .library(name: "LifeSignalClient", targets: ["LifeSignalClient"]),
         .library(name: "LifeSignalProtocol", targets: ["LifeSignalProtocol"]),
+        // Fuzzes the protocol code: a seeded random run by default, libFuzzer with bench/fuzz.sh.
+        .executable(name: "lsfuzz", targets: ["lsfuzz"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -34,6 +36,12 @@ let package = Package(
         ),
         .target(
             name: "LifeSignalProtocol",
+            swiftSettings: strictSwift6
+        ),
+        // The fuzz harness, shared by lsfuzz and the seeded run in LifeSignalProtocolTests.
+        .target(
+            name: "LifeSignalFuzzing",
+            dependencies: ["LifeSignalProtocol"],
             swiftSettings: strictSwift6
         ),
         .target(
@@ -81,8 +89,17 @@ let package = Package(
             ],
             swiftSettings: strictSwift6
         ),
+        .executableTarget(
+            name: "lsfuzz",
+            dependencies: ["LifeSignalFuzzing", "LifeSignalProtocol"],
+            swiftSettings: strictSwift6
+        ),
         .testTarget(name: "LifeSignalUVTests", dependencies: ["LifeSignalUV"], swiftSettings: strictSwift6),
-        .testTarget(name: "LifeSignalProtocolTests", dependencies: ["LifeSignalProtocol"], swiftSettings: strictSwift6),
+        .testTarget(
+            name: "LifeSignalProtocolTests",
+            dependencies: ["LifeSignalProtocol", "LifeSignalFuzzing"],
+            swiftSettings: strictSwift6
+        ),
         .testTarget(
             name: "LifeSignalBrokerTests",
             dependencies: [

@@ -3,7 +3,10 @@
 /// It reads the caller's bytes in place and copies only string contents into the result.
 struct JSONParser {
     /// Protocol documents nest four or five levels; the bound keeps recursion far from the stack's end.
-    static let maxDepth = 256
+    /// Parsing, comparing, serializing and freeing a value each recurse once per level: in a debug
+    /// build 256 levels took over 512 KiB of stack (macOS's default for secondary threads) and
+    /// crashed; 64 fit in it with room to spare (NestingTests).
+    static let maxDepth = 64
     /// Objects up to this many keys check duplicates by scanning; bigger ones use a set.
     private static let linearDuplicateCheckLimit = 16
 

@@ -7,7 +7,7 @@ extension JSONValue {
     /// Strict RFC 8259 parse of UTF-8 bytes (any top-level value).
     ///
     /// Rejects bad UTF-8, lone surrogate escapes, duplicate keys, numbers out of Double's range,
-    /// nesting deeper than 256 and anything after the value but whitespace. Integers that fit Int64
+    /// nesting deeper than 64 and anything after the value but whitespace. Integers that fit Int64
     /// become `.int`, every other number `.double`.
     /// - Throws: `JSONParseError`.
     public static func parse(_ bytes: UnsafeRawBufferPointer) throws -> JSONValue {
