@@ -190,6 +190,7 @@ struct PushTests {
         while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
         #expect(!process.isRunning)
         guard !process.isRunning else { return }
+        process.waitUntilExit()  // reaps it; without this Foundation keeps the Process (LeakSanitizer)
         #expect(process.terminationStatus == 0)
         #expect(output.lines.count == 2)
     }

@@ -69,7 +69,10 @@ struct SlowReaderTests {
         // Holding what was sent to the slow device would have cost the broker all of it.
         let boundKiB = 6 * 1_024
         #expect(sentToEachDevice / 1_024 > 2 * boundKiB, "the test sent too little to tell: \(sentToEachDevice) bytes")
-        #expect(growthKiB < boundKiB, "RSS grew by \(growthKiB) KiB while \(sentToEachDevice / 1_024) KiB were sent")
+        // Under AddressSanitizer freed memory sits in its quarantine, so RSS says nothing there.
+        if ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil {
+            #expect(growthKiB < boundKiB, "RSS grew by \(growthKiB) KiB while \(sentToEachDevice / 1_024) KiB were sent")
+        }
 
         // The other users' pings went on: all delivered, no error, no connection lost.
         #expect(load.waitForExit() == 0)

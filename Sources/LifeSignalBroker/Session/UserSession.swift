@@ -12,7 +12,9 @@ actor UserSession {
     nonisolated let userID: String
     nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
-    let broker: Broker
+    /// Unowned: the broker holds every session and outlives them (`BrokerServer.run`); a strong
+    /// reference made a cycle that leaked the sessions still busy when the loop shut down.
+    unowned let broker: Broker
     let configuration: BrokerConfiguration
     var user: User
     let tokenHash: [UInt8]
