@@ -116,7 +116,7 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             // The executables are dependencies so that `swift test` builds the binaries it runs.
-            dependencies: ["LifeSignalClient", "LifeSignalProtocol", "lsbroker", "lsclient"],
+            dependencies: ["LifeSignalClient", "LifeSignalProtocol", "LifeSignalFuzzing", "lsbroker", "lsclient"],
             swiftSettings: strictSwift6
         ),
     ]

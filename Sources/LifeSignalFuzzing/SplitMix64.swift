@@ -1,13 +1,16 @@
 /// A small deterministic PRNG (Steele, Lea, Flood 2014): the same seed gives the same run on every
 /// machine and toolchain, which `SystemRandomNumberGenerator` and the stdlib's `random(in:)` do not.
-struct SplitMix64 {
+public struct SplitMix64: RandomNumberGenerator {
+    /// The seed it started from, to print with a failure so the run can be repeated.
+    public let seed: UInt64
     private var state: UInt64
 
-    init(seed: UInt64) {
+    public init(seed: UInt64) {
+        self.seed = seed
         state = seed
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

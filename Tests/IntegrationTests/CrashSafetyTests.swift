@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalFuzzing
 import LifeSignalProtocol
 import Testing
 
@@ -187,21 +188,5 @@ struct CrashSafetyTests {
     }
 }
 
-/// SplitMix64: a seeded generator, so a failing run can be told apart and repeated.
-struct SeededRandom: RandomNumberGenerator {
-    let seed: UInt64
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        self.seed = seed
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// A seeded generator, so a failing run can be told apart and repeated.
+typealias SeededRandom = SplitMix64
