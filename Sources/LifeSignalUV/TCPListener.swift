@@ -36,11 +36,11 @@ public final class TCPListener: LoopHandleOwner {
 
     /// Starts listening. Accepted connections have TCP_NODELAY set and are not yet reading.
     ///
-    /// `onError` hears of failed accepts. libuv answers EMFILE/ENFILE by closing a spare
-    /// descriptor, accepting and closing what is pending, and opening the spare again; it reports
-    /// them only when it has no spare, and then retries accept(2) at once, in a loop, until the
-    /// callback closes the listener: so a listener told EMFILE/ENFILE must close (and may listen
-    /// again later) or the loop spins.
+    /// `onError` hears of failed accepts. On EMFILE/ENFILE libuv closes a spare descriptor,
+    /// accepts and closes what is pending, and opens the spare again; only when it has no spare
+    /// does the error reach `onError`, and libuv then retries accept(2) at once, in a loop, until
+    /// the listener is closed. So on EMFILE/ENFILE the owner must close the listener (and may
+    /// listen again later), or the loop spins.
     public func start(_ onAccept: @escaping (TCPConnection) -> Void, onError: ((UVError) -> Void)? = nil) throws {
         guard handleState == .open else { throw UVError(code: UV_EINVAL.rawValue, operation: "uv_listen") }
         self.onAccept = onAccept

@@ -53,6 +53,35 @@ struct LimitsTests {
         #expect(answers.count == 1_000 && answers.allSatisfy { $0.okFields != nil })
     }
 
+    @Test func benchmarksTurnTheLimitsOffThroughTheEnvironment() throws {
+        let broker = try BrokerProcess(environment: [
+            "LSBROKER_REQUEST_RATE": "0", "LSBROKER_REGISTER_RATE": "0", "LSBROKER_MAX_CONNECTIONS": "5",
+        ])
+        #expect(broker.output?.text.contains("lifesignal.connections.max=5") == true)
+        // 100 registers from one address (the default burst is 60), then 500 requests at once.
+        let connection = try RawConnection(port: broker.port)
+        let registers = connection.sendPipelined(Array(repeating: (Op.register, ["name": "Bench"]), count: 100))
+        let registered = connection.responses(registers.count).compactMap(\.okFields)
+        #expect(registered.count == 100)
+        let user = try #require(registered.first?["user"]?.objectValue?["id"]?.stringValue)
+        let token = try #require(registered.first?["token"]?.stringValue)
+        #expect(connection.hello(Credential(userID: user, token: token))?.okFields != nil)
+        let keepalives = connection.sendPipelined(Array(repeating: (Op.keepalive, [:]), count: 500))
+        #expect(connection.responses(keepalives.count).allSatisfy { $0.okFields != nil })
+    }
+
+    @Test func limitSettingsAreCheckedAtStart() throws {
+        for arguments in [["--request-burst", "0"], ["--register-rate", "-1"], ["--max-connections", "0"],
+                          ["--max-pending-writes", "0"]] {
+            do {
+                _ = try BrokerProcess(arguments: arguments)
+                Issue.record("started with \(arguments)")
+            } catch let error as BrokerFailedToStart {
+                #expect(error.output.contains(arguments[0].dropFirst(2)), "\(error.output)")
+            }
+        }
+    }
+
     @Test func registersOverTheAddressRateAreRefusedAndCreateNothing() throws {
         let broker = try BrokerProcess(arguments: ["--register-rate", "0.01", "--register-burst", "3"])
         let connection = try RawConnection(port: broker.port)

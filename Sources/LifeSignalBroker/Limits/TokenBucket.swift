@@ -2,7 +2,8 @@
 /// full again (GCRA, the "virtual scheduling" form): one compare, one max and one add per
 /// request, no timer and no clock read of its own. Callers pass the loop's cached time.
 ///
-/// A rate of 0 disables it: every `take` succeeds.
+/// A rate of 0 disables it: every `take` succeeds (so does a rate above 2,000,000/s, whose
+/// interval rounds to 0 µs).
 struct TokenBucket: Sendable {
     /// Time one token takes to come back, in microseconds; 0 when the bucket is off.
     private let intervalUs: UInt64

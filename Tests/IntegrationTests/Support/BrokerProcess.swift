@@ -6,15 +6,18 @@ final class BrokerProcess: @unchecked Sendable {
     let extraArguments: [String]
     /// When set, the broker runs under this RLIMIT_NOFILE (soft and hard), through `sh -c ulimit`.
     let openFileLimit: Int?
+    /// Added to the test's environment (`LSBROKER_*` settings).
+    let environment: [String: String]
     private(set) var port = 0
     private(set) var process: Process?
     private(set) var output: OutputCollector?
 
     init(arguments: [String] = [], dataDirectory: TemporaryDirectory = TemporaryDirectory("broker"),
-         openFileLimit: Int? = nil) throws {
+         openFileLimit: Int? = nil, environment: [String: String] = [:]) throws {
         self.dataDirectory = dataDirectory
         extraArguments = arguments
         self.openFileLimit = openFileLimit
+        self.environment = environment
         try start()
     }
 
@@ -33,6 +36,9 @@ final class BrokerProcess: @unchecked Sendable {
         } else {
             process.executableURL = Binaries.broker
             process.arguments = arguments
+        }
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
         let pipe = Pipe()
         process.standardError = pipe
