@@ -9,15 +9,10 @@ struct LoadSmokeTests {
     @Test func keepaliveRunReportsResponsesAndNoErrors() throws {
         // Each device sends as fast as it is answered, far over the default 200 requests/s.
         let broker = try BrokerProcess(arguments: ["--request-rate", "0"])
-        let client = LSClient(broker: broker)
-        let outcome = try client.run(
+        let report = try runReport(
             ["load", "keepalive", "--devices", "5", "--in-flight", "4", "--duration", "1", "--warmup", "0",
              "--broker-pid", "\(broker.pid)", "--json"],
-            timeout: .seconds(60))
-        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
-
-        // stdout is exactly one JSON document; progress goes to stderr.
-        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+            on: broker, timeout: .seconds(60))
         #expect(report.string(at: "scenario") == "keepalive")
         #expect(report.int(at: "devices") == 5)
         #expect(report.int(at: "inFlight") == 4)
@@ -33,13 +28,10 @@ struct LoadSmokeTests {
 
     @Test func pingsRunDeliversNotificationsWithNoErrors() throws {
         let broker = try BrokerProcess()
-        let outcome = try LSClient(broker: broker).run(
+        let report = try runReport(
             ["load", "pings", "--pairs", "2", "--rate", "50", "--duration", "1", "--warmup", "0",
              "--broker-pid", "\(broker.pid)", "--json"],
-            timeout: .seconds(60))
-        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
-
-        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+            on: broker, timeout: .seconds(60))
         #expect(report.string(at: "scenario") == "pings")
         #expect(report.int(at: "devices") == 4)
         #expect(report.int(at: "pairs") == 2)
@@ -54,19 +46,16 @@ struct LoadSmokeTests {
 
     @Test func idleRunReportsTheBrokersMemoryPerDevice() throws {
         let broker = try BrokerProcess()
-        let outcome = try LSClient(broker: broker).run(
+        let report = try runReport(
             ["load", "idle", "--devices", "6", "--keepalive-interval", "0.2", "--duration", "1", "--warmup", "0",
              "--device-offset", "100", "--broker-pid", "\(broker.pid)", "--json"],
-            timeout: .seconds(60))
-        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
-
-        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+            on: broker, timeout: .seconds(60))
         #expect(report.string(at: "scenario") == "idle")
         #expect(report.int(at: "devices") == 6)
         #expect(report.int(at: "keepaliveIntervalMs") == 200)
         #expect((report.int(at: "responses") ?? 0) > 0)
         for key in ["brokerRssBeforeSetupKiB", "brokerRssOnlineKiB", "brokerRssDeltaKiB", "brokerRssPerDeviceKiB"] {
-            #expect(report[key]?.doubleValue != nil, "\(key) in \(outcome.stdout)")
+            #expect(report[key]?.doubleValue != nil, "\(key) in \(report)")
         }
         #expect(report["errors"]?.objectValue?.isEmpty == true)
         #expect(report.int(at: "disconnects") == 0)
@@ -85,13 +74,10 @@ struct LoadSmokeTests {
 
     @Test func stormCatchUpsAreExact() throws {
         let broker = try BrokerProcess()
-        let outcome = try LSClient(broker: broker).run(
+        let report = try runReport(
             ["load", "storm", "--devices", "6", "--updates", "3", "--concurrency", "4", "--duration", "30",
              "--broker-pid", "\(broker.pid)", "--json"],
-            timeout: .seconds(90))
-        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
-
-        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+            on: broker, timeout: .seconds(90))
         #expect(report.string(at: "scenario") == "storm")
         #expect(report.int(at: "devices") == 6)
         #expect(report.int(at: "updates") == 3)
@@ -114,12 +100,9 @@ struct LoadSmokeTests {
         // Retention is "at least" (PROTOCOL §6; this broker prunes in steps): 100 missed events
         // against a retention of 1 leave every resume point behind.
         let broker = try BrokerProcess(arguments: ["--event-retention", "1"])
-        let outcome = try LSClient(broker: broker).run(
+        let report = try runReport(
             ["load", "storm", "--devices", "4", "--updates", "50", "--duration", "30", "--json"],
-            timeout: .seconds(90))
-        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
-
-        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+            on: broker, timeout: .seconds(90))
         #expect(report.int(at: "reconnected") == 4)
         #expect(report.int(at: "snapshots") == 4)
         #expect(report.int(at: "eventsReplayed") == 0)
@@ -130,13 +113,10 @@ struct LoadSmokeTests {
 
     @Test func fanoutRunDeliversToEveryResponderWithNoErrors() throws {
         let broker = try BrokerProcess()
-        let outcome = try LSClient(broker: broker).run(
+        let report = try runReport(
             ["load", "fanout", "--dependents", "2", "--responders", "3", "--rate", "20", "--duration", "1",
              "--warmup", "0", "--broker-pid", "\(broker.pid)", "--json"],
-            timeout: .seconds(60))
-        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
-
-        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+            on: broker, timeout: .seconds(60))
         #expect(report.string(at: "scenario") == "fanout")
         #expect(report.int(at: "devices") == 8)
         #expect(report.int(at: "dependents") == 2)
@@ -152,12 +132,9 @@ struct LoadSmokeTests {
 
     @Test func floodConnectionsAreClosedAtTheHelloTimeout() throws {
         let broker = try BrokerProcess(arguments: ["--hello-timeout-ms", "300"])
-        let outcome = try LSClient(broker: broker).run(
+        let report = try runReport(
             ["load", "flood", "--connections", "5", "--duration", "3", "--broker-pid", "\(broker.pid)", "--json"],
-            timeout: .seconds(60))
-        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
-
-        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+            on: broker, timeout: .seconds(60))
         #expect(report.string(at: "scenario") == "flood")
         #expect(report.int(at: "connections") == 5)
         #expect(report.int(at: "connected") == 5)
@@ -171,11 +148,9 @@ struct LoadSmokeTests {
 
     @Test func floodHoldsConnectionsOpenWithinTheHelloTimeout() throws {
         let broker = try BrokerProcess()
-        let outcome = try LSClient(broker: broker).run(
-            ["load", "flood", "--connections", "5", "--duration", "1", "--json"], timeout: .seconds(60))
-        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
-
-        let report = try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)")
+        let report = try runReport(
+            ["load", "flood", "--connections", "5", "--duration", "1", "--json"],
+            on: broker, timeout: .seconds(60))
         #expect(report.int(at: "connected") == 5)
         #expect(report.int(at: "closedByBroker") == 0)
         #expect(report.int(at: "openAtEnd") == 5)
@@ -191,5 +166,17 @@ struct LoadSmokeTests {
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains("set-up failed"), "stderr:\n\(outcome.stderr)")
         #expect(outcome.stdout.isEmpty)
+    }
+
+    /// Runs `lsclient load` to a clean exit and returns its `--json` report: stdout is exactly one
+    /// JSON document (progress goes to stderr).
+    private func runReport(
+        _ arguments: [String], on broker: BrokerProcess, timeout: Duration,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> JSONObject {
+        let outcome = try LSClient(broker: broker).run(arguments, timeout: timeout)
+        #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)", sourceLocation: sourceLocation)
+        return try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)",
+                            sourceLocation: sourceLocation)
     }
 }
