@@ -60,7 +60,7 @@ public actor Broker {
         self.logger = logger
         registerLimiter = AddressRateLimiter(ratePerSecond: configuration.registerRate,
                                              burst: configuration.registerBurst)
-        let fileLimit = OpenFileLimit.raiseToHard()
+        let fileLimit = ProcessFileLimit.raiseToHard()
         openFileLimit = fileLimit
         maxConnections = configuration.maxConnections ?? OpenFileLimit.defaultMaxConnections(limit: fileLimit)
         pushOutbox = PushOutbox(gateway: pushGateway ?? RecordingPushGateway(logger: logger), logger: logger)

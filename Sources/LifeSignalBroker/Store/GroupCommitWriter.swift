@@ -30,7 +30,7 @@ final class GroupCommitWriter: Sendable {
         self.pool = pool
         self.checkpointer = checkpointer
         self.scheduler = scheduler
-        Self.startThread(self)
+        StoreThread.start(named: "lifesignal.store.writer") { [self] in runLoop() }
     }
 
     func submit(_ write: StoreWrite, completion: @escaping Completion) {
@@ -47,13 +47,6 @@ final class GroupCommitWriter: Sendable {
         queue.withLock { $0.closing = true }
         wakeup.signal()
         finished.wait()
-    }
-
-    // A nonisolated static so the thread's closure is not main-actor isolated (DESIGN §2).
-    private static func startThread(_ writer: GroupCommitWriter) {
-        let thread = Thread { writer.runLoop() }
-        thread.name = "lifesignal.store.writer"
-        thread.start()
     }
 
     private func runLoop() {

@@ -68,7 +68,7 @@ final class WALCheckpointer: Sendable {
         // A pass must sync the database file before the WAL may start over on top of what it copied.
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
         connection = try DatabaseQueue(path: path, configuration: configuration)
-        Self.startThread(self)
+        StoreThread.start(named: "lifesignal.store.checkpointer") { [self] in runLoop() }
     }
 
     var counts: Counts { state.withLock { $0.counts } }
@@ -114,13 +114,6 @@ final class WALCheckpointer: Sendable {
         state.withLock { $0.closing = true }
         wakeup.signal()
         finished.wait()
-    }
-
-    // A nonisolated static so the thread's closure is not main-actor isolated (DESIGN §2).
-    private static func startThread(_ checkpointer: WALCheckpointer) {
-        let thread = Thread { checkpointer.runLoop() }
-        thread.name = "lifesignal.store.checkpointer"
-        thread.start()
     }
 
     private enum Step {

@@ -60,12 +60,7 @@ final class FloodRun {
     /// Runs to the end on the calling thread and returns the report.
     /// - Throws: `LoadError` when this process may not open that many sockets.
     func execute() throws -> FloodReport {
-        let limit = FileDescriptorLimit.raiseToHard()
-        guard settings.connections <= limit - FileDescriptorLimit.reserved else {
-            throw LoadError(
-                "\(settings.connections) connections need as many sockets, but this process may open only \(limit) "
-                    + "files (RLIMIT_NOFILE hard limit); run several lsclient load flood processes with fewer each")
-        }
+        try FileDescriptorLimit.makeRoom(for: settings.connections, "connections", command: "lsclient load flood")
         try begin()
         try loop.run()
         guard let report else { throw LoadError("the flood ended before its report was made") }

@@ -66,12 +66,7 @@ final class LoadRun: LoadDeviceDelegate {
     /// Runs to the end on the calling thread and returns the report.
     /// - Throws: `LoadError` when set-up fails or the run is interrupted before its window ends.
     func execute() throws -> LoadReport {
-        let limit = FileDescriptorLimit.raiseToHard()
-        guard settings.devices <= limit - FileDescriptorLimit.reserved else {
-            throw LoadError(
-                "\(settings.devices) devices need as many sockets, but this process may open only \(limit) files "
-                    + "(RLIMIT_NOFILE hard limit); run several lsclient load processes with fewer devices each")
-        }
+        try FileDescriptorLimit.makeRoom(for: settings.devices, "devices", command: "lsclient load")
         try begin()
         try loop.run()
         if let failure { throw LoadError(failure) }

@@ -1,0 +1,11 @@
+import Foundation
+
+/// The store's own threads (the writer, the checkpointer): each is one long-running loop.
+enum StoreThread {
+    /// A nonisolated static, so the thread's closure is not main-actor isolated (DESIGN §2).
+    static func start(named name: String, _ body: @escaping @Sendable () -> Void) {
+        let thread = Thread(block: body)
+        thread.name = name
+        thread.start()
+    }
+}
