@@ -253,6 +253,33 @@ struct LifeSignalClientTests {
         await client.close()
     }
 
+    @Test func keepalivesBetweenRequestsDoNotAnswerThem() async throws {
+        let notes = ScriptNotes()
+        let broker = try FakeBroker(scripts: [{ connection in
+            // Keepalives every 200 ms; the client gives up on a broker silent for 800 ms.
+            try connection.greet(lastSeq: 10, snapshot: Fixtures.snapshot(seq: 10), heartbeatMs: 400)
+            // Hold the answer until the idle timer has sent keepalives behind the request.
+            let echo = try connection.read(op: "test.echo")
+            let keepalive = try connection.read(op: Op.keepalive)
+            notes.record(keepalive)
+            try connection.ok(echo, ["n": 1])
+            try connection.ok(keepalive, ["serverTime": 1])
+            // read(op:) answers the keepalives sent while the client was idle.
+            try connection.ok(try connection.read(op: "test.echo"), ["n": 2])
+            connection.waitForClose()
+        }])
+        defer { broker.stop() }
+        let client = try LifeSignalClient(configuration: configuration(port: broker.port))
+        try await client.connect()
+        #expect(try await client.request("test.echo")["n"] == 1)
+        var notesIterator = notes.notes.makeAsyncIterator()
+        #expect(await notesIterator.next() == Op.keepalive)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(try await client.request("test.echo")["n"] == 2)
+        #expect(await client.isConnected)
+        await client.close()
+    }
+
     @Test func registerUsesAConnectionWithoutHello() async throws {
         let notes = ScriptNotes()
         let broker = try FakeBroker(scripts: [{ connection in

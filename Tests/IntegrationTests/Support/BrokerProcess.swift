@@ -51,21 +51,24 @@ final class BrokerProcess: @unchecked Sendable {
               let range = line.range(of: #"lifesignal.port=(\d+)"#, options: .regularExpression),
               let port = Int(line[range].split(separator: "=")[1])
         else {
-            process.terminate()
+            stop(signal: SIGKILL)
             throw BrokerFailedToStart(output: output.text)
         }
         self.port = port
     }
 
-    /// Sends `signal` and waits for the process to end; returns its exit status.
+    /// Sends `signal` and waits for the process to end; returns its exit status. A broker that
+    /// has already exited is reaped too (else Foundation keeps its Process: LeakSanitizer).
     @discardableResult
     func stop(signal: Int32 = SIGTERM) -> Int32 {
-        guard let process, process.isRunning else { return process?.terminationStatus ?? 0 }
-        kill(process.processIdentifier, signal)
-        // Bounded: a broker that ignores the signal fails the test instead of hanging it.
-        let deadline = ContinuousClock.now + .seconds(15)
-        while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        guard let process else { return 0 }
+        if process.isRunning {
+            kill(process.processIdentifier, signal)
+            // Bounded: a broker that ignores the signal fails the test instead of hanging it.
+            let deadline = ContinuousClock.now + .seconds(15)
+            while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
         process.waitUntilExit()
         output?.waitUntilFinished()
         return process.terminationStatus

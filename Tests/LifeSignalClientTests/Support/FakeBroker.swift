@@ -78,9 +78,12 @@ final class FakeConnection: Sendable {
         return object
     }
 
-    /// Reads a request and checks its op.
+    /// Reads a request and checks its op. Keepalives before it are answered as the broker would:
+    /// the client sends one whenever it has sent nothing for heartbeatMs / 2, which a slow run
+    /// (sanitizers, a busy machine) can make happen between any two requests of a script.
     func read(op: String) throws -> JSONObject {
-        let request = try read()
+        var request = try read()
+        while op != Op.keepalive, try answeredKeepalive(request) { request = try read() }
         guard request["op"]?.stringValue == op else {
             throw FakeBrokerError("expected \(op), got \(request)")
         }
@@ -119,10 +122,21 @@ final class FakeConnection: Sendable {
         return hello
     }
 
-    /// Blocks until the client closes its side.
+    /// Blocks until the client closes its side, answering its keepalives meanwhile (else it would
+    /// drop a broker silent for 2 × heartbeatMs and reconnect).
     func waitForClose() {
-        var byte: UInt8 = 0
-        while recv(fd, &byte, 1, 0) > 0 {}
+        do {
+            while true { _ = try answeredKeepalive(read()) }
+        } catch {
+            // Closed: what this waits for.
+        }
+    }
+
+    /// Answers `request` if it is a keepalive; says whether it was.
+    private func answeredKeepalive(_ request: JSONObject) throws -> Bool {
+        guard request["op"]?.stringValue == Op.keepalive else { return false }
+        try ok(request, ["serverTime": 1])
+        return true
     }
 
     func close() {
