@@ -1,7 +1,6 @@
 import Foundation
 import LifeSignalUV
 import Logging
-import Synchronization
 
 /// Runs a broker on the calling thread until SIGINT or SIGTERM: opens the store, listens,
 /// serves, then shuts down gracefully (stop accepting, flush, close every handle, and commit
@@ -11,7 +10,7 @@ public enum BrokerServer {
         let loop = try EventLoop()
         let store = try SQLiteStore(directory: configuration.dataDirectory) { work in loop.execute(work) }
         let broker = Broker(configuration: configuration, store: store, loop: loop, logger: logger)
-        let startError = Mutex<Error?>(nil)
+        let startError = Locked<Error?>(nil)
         loop.execute {
             do {
                 try startServing(broker, loop: loop, configuration: configuration, logger: logger)

@@ -1,6 +1,6 @@
 import Crypto
 import Glibc
-import Synchronization
+import LifeSignalUV
 
 /// Makes the broker's secrets and ids, and checks presented tokens.
 ///
@@ -23,7 +23,7 @@ public enum Credentials {
 
     /// The ids made on every request (notifications, pings, alerts, sessions) draw from one
     /// 4 KiB pool of the OS generator: swift-crypto makes a system call per 8 bytes here.
-    private static let ids = Mutex(IDSource())
+    private static let ids = Locked(IDSource())
 
     private struct IDSource: ~Copyable {
         var bytes = [UInt8](repeating: 0, count: 4096)

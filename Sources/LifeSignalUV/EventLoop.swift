@@ -24,7 +24,7 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     let readBuffer: UnsafeMutableRawPointer
 
     // Cross-thread state.
-    let jobs = Mutex(LoopJobQueue())
+    let jobs = Locked(LoopJobQueue())
     private let loopThread = Atomic<UInt>(0)
     private let runState = Atomic<Int>(RunState.idle.rawValue)
 

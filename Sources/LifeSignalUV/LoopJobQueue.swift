@@ -1,4 +1,4 @@
-/// The executor's FIFO, kept under the loop's Mutex: executor jobs and `execute` closures share one
+/// The executor's FIFO, kept under the loop's lock: executor jobs and `execute` closures share one
 /// queue so they run in submission order.
 struct LoopJobQueue: Sendable {
     enum Item: Sendable {

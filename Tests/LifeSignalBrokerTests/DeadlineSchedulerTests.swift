@@ -1,7 +1,6 @@
 import Foundation
 @testable import LifeSignalBroker
 import LifeSignalUV
-import Synchronization
 import Testing
 
 @Suite struct DeadlineSchedulerTests {
@@ -9,8 +8,8 @@ import Testing
     private func run(now: Int64, waitMs: Int = 300,
                      _ body: @escaping @Sendable (DeadlineScheduler) -> Void) throws -> [String] {
         let loop = try EventLoop.startOnNewThread(name: "deadline-test")
-        let fired = Mutex<[String]>([])
-        let clock = Mutex(now)
+        let fired = Locked<[String]>([])
+        let clock = Locked(now)
         let box = SchedulerBox()
         loop.execute {
             box.scheduler = try? DeadlineScheduler(loop: loop, now: { clock.withLock { $0 } }) { userID, _ in

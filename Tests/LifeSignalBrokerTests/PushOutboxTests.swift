@@ -1,14 +1,14 @@
 import Foundation
 @testable import LifeSignalBroker
+import LifeSignalUV
 import Logging
-import Synchronization
 import Testing
 
 /// A slow or failing gateway must never hold up the caller, which is the broker's loop (§7).
 @Suite struct PushOutboxTests {
     /// Blocks in `deliver` until released; fails the batches it is told to.
     final class StubGateway: PushGateway {
-        let delivered = Mutex<[[String]]>([])
+        let delivered = Locked<[[String]]>([])
         let release = DispatchSemaphore(value: 0)
         let failing: Set<String>
 

@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 @testable import LifeSignalBroker
 import LifeSignalProtocol
-import Synchronization
+import LifeSignalUV
 import Testing
 
 @Suite final class SQLiteStoreTests {
@@ -93,7 +93,7 @@ import Testing
             [.appendEvent(userID: alice.id, seq: 2, body: [2]), .appendEvent(userID: alice.id, seq: 1, body: [9])],
             [.appendEvent(userID: alice.id, seq: 3, body: [3])],
         ]
-        let succeeded = Mutex<[Bool]>([])
+        let succeeded = Locked<[Bool]>([])
         let done = DispatchSemaphore(value: 0)
         for changes in batches {
             store.submit(StoreWrite(changes: changes)) { result in
@@ -116,7 +116,7 @@ import Testing
         let store = try openStore()
         let alice = user("Alice")
         _ = try await write(store, [.createUser(alice, tokenHash: [0])]).get()
-        let completed = Mutex<[Int64]>([])
+        let completed = Locked<[Int64]>([])
         let done = DispatchSemaphore(value: 0)
         for seq in Int64(1)...2_000 {
             store.submit(StoreWrite(changes: [.appendEvent(userID: alice.id, seq: seq, body: [0])])) { result in
@@ -194,7 +194,7 @@ import Testing
                                     .appendEvent(userID: alice.id, seq: 1, body: [1])]).get()
         // Back to back, so they share a group commit: the failing one sends the batch down the
         // savepoint path, where the others run again and must give the same answers.
-        let results = Mutex<[Result<StoreWriteResult, Error>]>([])
+        let results = Locked<[Result<StoreWriteResult, Error>]>([])
         let done = DispatchSemaphore(value: 0)
         let writes = [
             StoreWrite(changes: [.appendEvent(userID: alice.id, seq: 2, body: [2])]),

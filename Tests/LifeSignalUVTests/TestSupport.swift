@@ -1,12 +1,11 @@
 import Foundation
-import Synchronization
 @testable import LifeSignalUV
 
 /// A value shared between the loop thread and the test.
 final class Box<Value: Sendable>: Sendable {
-    private let storage: Mutex<Value>
+    private let storage: Locked<Value>
 
-    init(_ value: Value) { storage = Mutex(value) }
+    init(_ value: Value) { storage = Locked(value) }
 
     var value: Value {
         get { storage.withLock { $0 } }
@@ -20,7 +19,7 @@ final class Box<Value: Sendable>: Sendable {
 
 /// A weak reference the test can poll to see an object was released.
 final class WeakBox: @unchecked Sendable {
-    private let lock = Mutex(())
+    private let lock = Locked(())
     private weak var object: AnyObject?
 
     func set(_ object: AnyObject) { lock.withLock { _ in self.object = object } }

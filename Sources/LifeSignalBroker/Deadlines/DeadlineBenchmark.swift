@@ -1,6 +1,5 @@
 import Foundation
 import LifeSignalUV
-import Synchronization
 
 /// Measures the scheduler's own cost, for bench/deadlines.sh: scheduling n deadlines one by
 /// one, moving each once, and the resident memory they hold.
@@ -15,7 +14,7 @@ public enum DeadlineBenchmark {
 
     public static func run(count: Int) throws -> Result {
         let loop = try EventLoop.startOnNewThread(name: "deadline-bench")
-        let outcome = Mutex<Result?>(nil)
+        let outcome = Locked<Result?>(nil)
         let done = DispatchSemaphore(value: 0)
         loop.execute {
             outcome.withLock { $0 = try? measure(count: count, loop: loop) }

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Synchronization
+import LifeSignalUV
 
 /// The store's single writer. Every write submitted while a batch commits goes into the
 /// next transaction, so durable throughput comes from batch size rather than from
@@ -22,7 +22,7 @@ final class GroupCommitWriter: Sendable {
     private let pool: DatabasePool
     private let checkpointer: WALCheckpointer
     private let scheduler: CompletionScheduler
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     private let wakeup = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 

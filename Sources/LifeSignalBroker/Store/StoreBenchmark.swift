@@ -1,6 +1,6 @@
 import Foundation
 import LifeSignalProtocol
-import Synchronization
+import LifeSignalUV
 
 /// The store alone under the writes `ping.send` makes (two contact rows, three events, one
 /// notification, retention pruning), for `lsbroker bench-store`: CPU and bytes written per
@@ -57,8 +57,8 @@ public enum StoreBenchmark {
     struct Failed: Error {}
 
     private static func submitAndWait(_ store: SQLiteStore, _ writes: [StoreWrite]) throws {
-        let remaining = Mutex(writes.count)
-        let failed = Mutex(false)
+        let remaining = Locked(writes.count)
+        let failed = Locked(false)
         let done = DispatchSemaphore(value: 0)
         for write in writes {
             store.submit(write) { result in

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import GRDBSQLite
-import Synchronization
+import LifeSignalUV
 
 /// Copies the WAL back into the database file on its own thread and connection. SQLite's
 /// auto-checkpoint runs inside the commit that crosses its threshold, on the writer's thread,
@@ -55,14 +55,14 @@ final class WALCheckpointer: Sendable {
 
     let limits: Limits
     private let connection: DatabaseQueue
-    private let state: Mutex<State>
+    private let state: Locked<State>
     private let wakeup = DispatchSemaphore(value: 0)
     private let resume = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
     init(path: String, limits: Limits) throws {
         self.limits = limits
-        state = Mutex(State(restartAt: limits.restartFrames, maxAt: limits.maxFrames))
+        state = Locked(State(restartAt: limits.restartFrames, maxAt: limits.maxFrames))
         var configuration = Configuration()
         configuration.label = "lifesignal.store.checkpointer"
         // A pass must sync the database file before the WAL may start over on top of what it copied.

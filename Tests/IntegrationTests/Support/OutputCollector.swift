@@ -1,10 +1,10 @@
 import Foundation
-import Synchronization
+import LifeSignalUV
 
 /// Reads a pipe on its own thread and keeps what arrived, so tests can wait for a line.
 final class OutputCollector: Sendable {
-    private let buffer = Mutex<[UInt8]>([])
-    private let finished = Mutex(false)
+    private let buffer = Locked<[UInt8]>([])
+    private let finished = Locked(false)
 
     init(_ handle: FileHandle) {
         Self.startReading(handle, into: self)

@@ -1,10 +1,10 @@
 import LifeSignalProtocol
-import Synchronization
+import LifeSignalUV
 
 /// What broker scripts saw, for the test to check after the fact (`#expect` belongs on the test's
 /// own task), plus a stream of notes the test can wait for instead of sleeping.
 final class ScriptNotes: Sendable {
-    private let requests = Mutex<[JSONObject]>([])
+    private let requests = Locked<[JSONObject]>([])
     let notes: AsyncStream<String>
     private let sink: AsyncStream<String>.Continuation
 
