@@ -9,6 +9,8 @@
 # Builds release binaries into .build-release (its own scratch path, so it never disturbs a
 # debug build). LIFESIGNAL_BENCH_BIN=<dir> skips the build and uses the binaries in <dir>.
 # LIFESIGNAL_BENCH_NO_RECORD=1 prints the result without appending it.
+# LIFESIGNAL_BENCH_FLOOD=<n> first holds n connections that never say hello (`lsclient load flood`,
+# 10,000 per process) and runs the scenario while they are held (bench/flood-served.sh).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
@@ -31,13 +33,16 @@ fi
 data_dir=$(mktemp -d)
 broker_log=$(mktemp)
 result=$(mktemp)
+flood_dir=$(mktemp -d)
 broker_pid=""
+flood_pids=()
 cleanup() {
+    for pid in "${flood_pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
     if [[ -n "$broker_pid" ]] && kill -0 "$broker_pid" 2>/dev/null; then
         kill -TERM "$broker_pid" 2>/dev/null || true
         wait "$broker_pid" 2>/dev/null || true
     fi
-    rm -rf "$data_dir" "$broker_log" "$result"
+    rm -rf "$data_dir" "$broker_log" "$result" "$flood_dir"
 }
 trap cleanup EXIT
 
@@ -72,9 +77,50 @@ if [[ -z "$port" ]]; then
     exit 1
 fi
 
+flood=${LIFESIGNAL_BENCH_FLOOD:-0}
+flood_note=""
+if (( flood > 0 )); then
+    # Held until the scenario ends (SIGINT ends a flood early, with its report).
+    for (( offset = 0; offset < flood; offset += 10000 )); do
+        count=$(( flood - offset < 10000 ? flood - offset : 10000 ))
+        "$bin/lsclient" load flood --broker "127.0.0.1:$port" --connections "$count" --duration 3600 \
+            >"$flood_dir/$offset.txt" 2>"$flood_dir/$offset.err" &
+        flood_pids+=($!)
+    done
+    # Ready when the broker's descriptor count stops growing for 2 s (it is full, or all are in).
+    previous=0; steady=0
+    for _ in $(seq 120); do
+        sleep 0.5
+        open=$(ls "/proc/$broker_pid/fd" | wc -l)
+        if (( open == previous )); then steady=$(( steady + 1 )); else steady=0; fi
+        previous=$open
+        (( steady >= 4 )) && break
+    done
+    flood_note="with $flood flood connections from ${#flood_pids[@]} lsclient load flood processes held; the broker had $previous descriptors open when the scenario started"
+    echo "flood: $flood_note" >&2
+fi
+
 command=("$bin/lsclient" load "$scenario" --broker "127.0.0.1:$port" --broker-pid "$broker_pid" "${arguments[@]}")
 echo "+ ${command[*]}" >&2
 "${command[@]}" >"$result"
+
+if (( flood > 0 )); then
+    for pid in "${flood_pids[@]}"; do kill -INT "$pid" 2>/dev/null || true; done
+    for pid in "${flood_pids[@]}"; do wait "$pid" || true; done
+    flood_pids=()
+    # One row per flood process: what it held and what the broker did with it meanwhile.
+    {
+        echo
+        echo "| flood process | connected | failed to connect | closed by the broker | errors the broker sent | open at the end |"
+        echo "|---|---|---|---|---|---|"
+        row() { grep -F "| $2 |" "$1" | head -n 1 | sed -E 's/^\| [^|]+ \| (.*) \|$/\1/'; }
+        number=0
+        for report in "$flood_dir"/*.txt; do
+            number=$(( number + 1 ))
+            echo "| $number | $(row "$report" connected) | $(row "$report" "failed to connect") | $(row "$report" "closed by the broker") | $(row "$report" "errors the broker sent") | $(row "$report" "open at the end") |"
+        done
+    } >>"$result"
+fi
 cat "$result"
 
 recorded_pid=$broker_pid
@@ -106,8 +152,9 @@ cpu=$(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
     echo "- machine: $(nproc) cores ($cpu), $memory RAM, Linux $(uname -r); CPUs ${busy_before}% busy just before the run"
     echo "- code: commit $commit; $build_note"
     echo "- run: \`$invocation\`, which ran"
-    echo "  \`LSBROKER_REQUEST_RATE=0 LSBROKER_REGISTER_RATE=0 lsbroker serve --port 0 --data-dir \$(mktemp -d)\` and"
+    echo "  \`$(env | grep '^LSBROKER_' | sort | tr '\n' ' ')lsbroker serve --port 0 --data-dir \$(mktemp -d)\` and"
     echo "  \`lsclient load $scenario --broker 127.0.0.1:$port --broker-pid $recorded_pid ${arguments[*]}\`"
+    [[ -n "$flood_note" ]] && echo "  $flood_note"
     echo
     cat "$result"
 } >>"$doc"
