@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(
             name: "LifeSignalBrokerTests",
             dependencies: [
-                "LifeSignalBroker", "LifeSignalProtocol", "LifeSignalUV",
+                "LifeSignalBroker", "LifeSignalClient", "LifeSignalProtocol", "LifeSignalUV",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift6

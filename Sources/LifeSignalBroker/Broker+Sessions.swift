@@ -3,14 +3,14 @@ import LifeSignalProtocol
 extension Broker {
     /// Calls `body` with the user's session, loading it from the store first if needed;
     /// nil when no such user exists. Callers that arrive while it loads wait in order.
-    func withSession(_ userID: String, _ body: @escaping (UserSession?) -> Void) {
+    func withSession(_ userID: String, _ body: @escaping (SessionLookup) -> Void) {
         switch users[userID] {
         case .loaded(let session):
             if session.assumeIsolated({ $0.isStale }) {
                 // A stale session is reloaded once its last commit has finished; wait for that.
                 pendingReloads[userID, default: []].append(body)
             } else {
-                body(session)
+                body(.success(session))
             }
         case .loading(let waiters):
             users[userID] = .loading(waiters: waiters + [body])
@@ -19,20 +19,27 @@ extension Broker {
         }
     }
 
-    /// Calls `body` once every one of `userIDs` that exists is loaded, with those sessions by id.
-    /// They are pinned until `body` returns, so none is unloaded while the others load.
-    func withSessions(_ userIDs: Set<String>, _ body: @escaping @Sendable ([String: UserSession]) -> Void) {
-        guard !userIDs.isEmpty else { return body([:]) }
+    /// Calls `body` once every one of `userIDs` that exists is loaded, with those sessions by id,
+    /// or with the store's error if any of them could not be read. They are pinned until `body`
+    /// returns, so none is unloaded while the others load.
+    func withSessions(_ userIDs: Set<String>,
+                      _ body: @escaping @Sendable (Result<[String: UserSession], any Error>) -> Void) {
+        guard !userIDs.isEmpty else { return body(.success([:])) }
         let gathering = SessionGathering(count: userIDs.count)
         for userID in userIDs {
-            withSession(userID) { session in
-                if let session {
+            withSession(userID) { lookup in
+                switch lookup {
+                case .success(let session?):
                     session.assumeIsolated { $0.pin() }
                     gathering.loaded[userID] = session
+                case .success(nil):
+                    break
+                case .failure(let error):
+                    gathering.failure = error
                 }
                 gathering.remaining -= 1
                 guard gathering.remaining == 0 else { return }
-                body(gathering.loaded)
+                body(gathering.failure.map { .failure($0) } ?? .success(gathering.loaded))
                 for session in gathering.loaded.values { session.assumeIsolated { $0.unpin() } }
             }
         }
@@ -43,7 +50,7 @@ extension Broker {
         if case .loaded(let session) = users[userID] { session } else { nil }
     }
 
-    private func load(_ userID: String, waiters: [(UserSession?) -> Void]) {
+    private func load(_ userID: String, waiters: [(SessionLookup) -> Void]) {
         users[userID] = .loading(waiters: waiters)
         submit(StoreWrite(changes: [], query: .user(id: userID))) { [self] result in
             let loaded = result.map { written -> StoredUser? in
@@ -56,6 +63,7 @@ extension Broker {
     private func finishLoading(_ userID: String, _ result: Result<StoredUser?, Error>) {
         guard case .loading(let waiters) = users[userID] else { return }
         var session: UserSession?
+        var failure: (any Error)?
         switch result {
         case .success(var stored?):
             // A token that moved to a loaded device while this user loaded stays with its new owner:
@@ -77,11 +85,13 @@ extension Broker {
         case .failure(let error):
             logger.error("could not load user", metadata: ["lifesignal.user": "\(userID)", "lifesignal.error": "\(error)"])
             users[userID] = nil
+            failure = error
         }
         // Pinned while the waiters run: one whose request fails must not unload the user
         // under the next, which would then act on a session no longer in the registry.
         session?.assumeIsolated { $0.pin() }
-        for waiter in waiters { waiter(session) }
+        let lookup: SessionLookup = failure.map { .failure($0) } ?? .success(session)
+        for waiter in waiters { waiter(lookup) }
         session?.assumeIsolated { $0.unpin() }
     }
 
@@ -115,8 +125,13 @@ extension Broker {
 }
 
 /// The sessions `withSessions` has gathered so far. Loop thread only.
+/// A user's session once loaded; nil when there is no such user; the error when the store could
+/// not be read (answered `internal`, never as if the user did not exist).
+typealias SessionLookup = Result<UserSession?, any Error>
+
 private final class SessionGathering: @unchecked Sendable {
     var loaded: [String: UserSession] = [:]
+    var failure: (any Error)?
     var remaining: Int
     init(count: Int) { remaining = count }
 }

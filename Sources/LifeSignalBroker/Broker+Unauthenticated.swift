@@ -72,8 +72,15 @@ extension Broker {
             return
         }
         connection.beginAuthentication()
-        withSession(hello.userID) { session in
+        withSession(hello.userID) { lookup in
             guard !connection.isClosing else { return }
+            guard case .success(let session) = lookup else {
+                // Not `unauthenticated`: the credentials may be right. The connection stays open
+                // and may say hello again.
+                connection.respond(error: Self.userUnavailable, rid: hello.rid)
+                connection.finishAuthentication(as: .awaitingHello)
+                return
+            }
             // One answer for an unknown user and a wrong token: it must not reveal which (§3).
             // An unknown user's token is checked too, against a hash no token has, so that both
             // answers cost the same hashing.
@@ -87,6 +94,8 @@ extension Broker {
     }
 
     private static let noUsersTokenHash = [UInt8](repeating: 0, count: 32)
+
+    private static let userUnavailable = ProtocolError(.internal, "the user could not be loaded; try again")
 
     private static let registerRateLimited = ProtocolError(.rateLimited, "too many registrations from this address")
 }

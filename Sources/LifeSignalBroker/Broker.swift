@@ -11,7 +11,7 @@ import Logging
 public actor Broker {
     /// A user's place in the registry.
     enum Entry {
-        case loading(waiters: [(UserSession?) -> Void])
+        case loading(waiters: [(SessionLookup) -> Void])
         case loaded(UserSession)
     }
 
@@ -28,9 +28,12 @@ public actor Broker {
     /// Which loaded device holds each push token, so a token that moves is dropped at once.
     var pushTokenOwners: [String: DeviceKey] = [:]
     /// Callers waiting for a stale session to be unloaded and loaded again.
-    var pendingReloads: [String: [(UserSession?) -> Void]] = [:]
+    var pendingReloads: [String: [(SessionLookup) -> Void]] = [:]
     /// Every pending check-in deadline; made on the loop when the broker starts.
     var deadlines: DeadlineScheduler?
+    /// Missed deadlines whose users the store could not load, tried again (Broker+Deadlines).
+    var deadlineRetries: [(userID: String, deadline: Int64)] = []
+    var deadlineRetryTimer: Timer?
     /// Connections at once (`maxConnections`, or derived from the open-file limit).
     nonisolated let maxConnections: Int
     /// RLIMIT_NOFILE in force, after raising the soft limit to the hard one.

@@ -26,22 +26,46 @@ extension Broker {
     }
 
     /// A deadline passed: the user and their responders are loaded, then the user is marked
-    /// non-responsive once (§8). A check-in that came first wins.
+    /// non-responsive once (§8). A check-in that came first wins. If the store cannot load them,
+    /// the deadline is tried again, so a missed check-in is never dropped.
     func deadlineMissed(_ userID: String, _ deadline: Int64) {
         withSessions([userID]) { [self] loaded in
+            guard case .success(let loaded) = loaded else { return assumeIsolated { $0.retryLater(userID, deadline) } }
             guard let session = loaded[userID] else { return }
             let responders = session.assumeIsolated { session in
                 session.pin()
                 return session.responderIDs
             }
             assumeIsolated { broker in
-                broker.withSessions(responders) { _ in
+                broker.withSessions(responders) { respondersLoaded in
                     session.assumeIsolated { session in
-                        session.markNonResponsive(missing: deadline)
+                        if case .success = respondersLoaded {
+                            session.markNonResponsive(missing: deadline)
+                        } else {
+                            broker.assumeIsolated { $0.retryLater(userID, deadline) }
+                        }
                         session.unpin()
                     }
                 }
             }
+        }
+    }
+
+    static let deadlineRetryMs: UInt64 = 1_000
+
+    private func retryLater(_ userID: String, _ deadline: Int64) {
+        logger.error("missed check-in not processed: the store could not load its users; retrying",
+                     metadata: ["lifesignal.user": "\(userID)"])
+        deadlineRetries.append((userID, deadline))
+        guard deadlineRetries.count == 1 else { return }  // the timer is already running
+        if deadlineRetryTimer == nil {
+            deadlineRetryTimer = try? Timer(loop: loop)
+            deadlineRetryTimer?.unref()
+        }
+        deadlineRetryTimer?.start(afterMs: Self.deadlineRetryMs) { [unowned self] in
+            let due = deadlineRetries
+            deadlineRetries = []
+            for (userID, deadline) in due { deadlineMissed(userID, deadline) }
         }
     }
 

@@ -18,10 +18,16 @@ extension UserSession {
         connection.holdRequests()
         pin()
         broker.assumeIsolated { broker in
-            broker.withSessions(userIDs) { _ in
+            broker.withSessions(userIDs) { loaded in
                 self.assumeIsolated { session in
-                    session.perform(request, from: connection) { (mutation) throws(ProtocolError) in
-                        try rules(session, &mutation)
+                    if case .success = loaded {
+                        session.perform(request, from: connection) { (mutation) throws(ProtocolError) in
+                            try rules(session, &mutation)
+                        }
+                    } else {
+                        // Rules run on a missing user would answer as if it did not exist.
+                        connection.respond(error: ProtocolError(.internal, "a user could not be loaded; nothing was changed"),
+                                           rid: request.rid)
                     }
                     session.unpin()
                 }
@@ -31,7 +37,8 @@ extension UserSession {
     }
 
     /// Asks the store `query` (after every write before it), then continues with the answer
-    /// on the loop; the connection's later requests wait until then.
+    /// on the loop; the connection's later requests wait until then. A store that cannot answer
+    /// is `internal`, never taken for "not found".
     func afterQuery(_ query: StoreQuery, for request: Request, from connection: ClientConnection,
                     _ next: @escaping @Sendable (isolated UserSession, StoreQueryResult?) -> Void) {
         guard !shedIfOverloaded(request, from: connection) else { return }
@@ -39,7 +46,12 @@ extension UserSession {
         pin()
         submit(StoreWrite(changes: [], query: query)) { [self] result in
             assumeIsolated { session in
-                next(session, try? result.get().queryResult)
+                switch result {
+                case .success(let written):
+                    next(session, written.queryResult)
+                case .failure:
+                    connection.respond(error: ProtocolError(.internal, "the store could not be read"), rid: request.rid)
+                }
                 session.unpin()
             }
             connection.releaseRequests()

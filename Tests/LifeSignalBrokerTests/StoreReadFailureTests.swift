@@ -1,0 +1,94 @@
+import Foundation
+import LifeSignalClient
+import LifeSignalProtocol
+import Testing
+
+/// A store that cannot read a user is a broker fault (`internal`, §9), never an answer about the
+/// user: not `unauthenticated` (which would also send a client with the right token away for
+/// good), not `not_found`, and a missed check-in it could not process is processed later.
+/// The time limit is a guard against a hang, not a timing assertion.
+@Suite(.timeLimit(.minutes(1)))
+struct StoreReadFailureTests {
+    func register(_ name: String, on broker: InProcessBroker) async throws -> Registration {
+        try await LifeSignalClient.register(host: "127.0.0.1", port: broker.port, name: name)
+    }
+
+    func client(_ registration: Registration, on broker: InProcessBroker, device: String = "phone") throws
+        -> LifeSignalClient
+    {
+        try LifeSignalClient(configuration: ClientConfiguration(
+            port: broker.port, userID: registration.user.id, token: registration.token, deviceID: device))
+    }
+
+    @Test func aHelloWhoseUserCannotBeLoadedIsInternalAndCanBeRetried() async throws {
+        let broker = try InProcessBroker()
+        defer { broker.stop() }
+        let alice = try await register("Alice", on: broker)
+        broker.store.failing.withLock { $0.users = [alice.user.id] }
+        let refused = try client(alice, on: broker)
+        await #expect(throws: LifeSignalClientError.server(ProtocolError(.internal, "the user could not be loaded; try again"))) {
+            try await refused.connect()
+        }
+        await refused.close()
+        #expect(broker.store.failing.withLock { $0.failed } >= 1)
+
+        broker.store.failing.withLock { $0.users = [] }
+        let phone = try client(alice, on: broker)
+        let hello = try await phone.connect()
+        #expect(hello.user.id == alice.user.id)
+        await phone.close()
+    }
+
+    @Test func addingAContactWhoCannotBeLoadedIsInternalAndChangesNothing() async throws {
+        let broker = try InProcessBroker()
+        defer { broker.stop() }
+        let alice = try await register("Alice", on: broker)
+        let bob = try client(try await register("Bob", on: broker), on: broker)
+        try await bob.connect()
+        broker.store.failing.withLock { $0.users = [alice.user.id] }
+        await #expect(throws: LifeSignalClientError.server(
+            ProtocolError(.internal, "a user could not be loaded; nothing was changed"))) {
+            try await bob.addContact(qrCode: alice.user.qrCode, isResponder: false, isDependent: true)
+        }
+        #expect(try await bob.listContacts().isEmpty)
+
+        broker.store.failing.withLock { $0.users = [] }
+        let contact = try await bob.addContact(qrCode: alice.user.qrCode, isResponder: false, isDependent: true)
+        #expect(contact.id == alice.user.id)
+        await bob.close()
+    }
+
+    @Test func aMissedCheckInWhoseUserCannotBeLoadedIsProcessedOnceTheStoreRecovers() async throws {
+        let broker = try InProcessBroker { $0.minCheckInIntervalSec = 1 }
+        defer { broker.stop() }
+        let aliceRegistration = try await register("Alice", on: broker)
+        let alice = try client(aliceRegistration, on: broker)
+        let bob = try client(try await register("Bob", on: broker), on: broker)
+        try await alice.connect()
+        try await bob.connect()
+        _ = try await bob.addContact(qrCode: aliceRegistration.user.qrCode, isResponder: false, isDependent: true)
+        // Alice checks in with a 3 s interval and goes offline: she is unloaded, so the deadline
+        // has to load her, which fails until the store recovers.
+        try await alice.updateProfile(checkInIntervalSec: 3)
+        try await alice.checkIn()
+        broker.store.failing.withLock { $0.users = [aliceRegistration.user.id] }
+        await alice.close()
+
+        #expect(await poll { broker.store.failing.withLock { $0.failed } >= 2 }, "the deadline was not retried")
+        #expect(await bob.state?.notifications.contains { $0.type == .nonResponsive } == false)
+        broker.store.failing.withLock { $0.users = [] }
+        #expect(await poll { await bob.state?.notifications.contains { $0.type == .nonResponsive } == true })
+        #expect(await bob.state?.contacts[aliceRegistration.user.id]?.isNonResponsive == true)
+        await bob.close()
+    }
+
+    /// Polls `condition` until it holds; false if it never did within 30 s.
+    private func poll(_ condition: () async -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return await condition()
+    }
+}

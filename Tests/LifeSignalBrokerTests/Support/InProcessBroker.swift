@@ -1,0 +1,82 @@
+import Foundation
+@testable import LifeSignalBroker
+import LifeSignalUV
+import Logging
+
+/// The SQLite store, with loads of chosen users failing as a broken disk would: the real read
+/// runs (so completions keep their order) and its answer is replaced by an error.
+final class FailingLoadsStore: BrokerStore {
+    struct InjectedFailure: Error {}
+
+    private let base: SQLiteStore
+    /// Users whose load fails, and how many loads failed so far.
+    let failing = Locked<(users: Set<String>, failed: Int)>(([], 0))
+
+    init(base: SQLiteStore) { self.base = base }
+
+    func submit(_ write: StoreWrite, completion: @escaping @Sendable (Result<StoreWriteResult, Error>) -> Void) {
+        guard case .user(let id) = write.query else { return base.submit(write, completion: completion) }
+        base.submit(write) { [failing] result in
+            let fails = failing.withLock { state in
+                guard state.users.contains(id) else { return false }
+                state.failed += 1
+                return true
+            }
+            completion(fails ? .failure(InjectedFailure()) : result)
+        }
+    }
+
+    func close() { base.close() }
+}
+
+/// A broker in this process, on its own loop thread and a temporary directory, so that a test
+/// can reach its store. Everything else is the real thing: clients connect over TCP.
+final class InProcessBroker: Sendable {
+    let loop: EventLoop
+    let store: FailingLoadsStore
+    let port: Int
+    private let directory: String
+    private let stopped = Locked(false)
+    /// Set once the loop has ended and the store is closed.
+    private let finished = Locked(false)
+
+    init(configure: (inout BrokerConfiguration) -> Void = { _ in }) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("broker-\(UUID().uuidString)").path
+        var configuration = BrokerConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = directory
+        configure(&configuration)
+        let loop = try EventLoop()
+        let store = FailingLoadsStore(base: try SQLiteStore(directory: directory) { work in loop.execute(work) })
+        var logger = Logger(label: "test-broker")
+        logger.logLevel = .critical
+        let broker = Broker(configuration: configuration, store: store, loop: loop, logger: logger)
+        self.loop = loop
+        self.store = store
+        let finished = self.finished
+        let started = Locked<Result<Int, any Error>?>(nil)
+        Thread.detachNewThread {
+            loop.execute {
+                started.withLock { $0 = Result { try broker.assumeIsolated { try $0.start() } } }
+            }
+            try? loop.run()
+            store.close()
+            finished.withLock { $0 = true }
+        }
+        while started.withLock({ $0 }) == nil { Thread.sleep(forTimeInterval: 0.005) }
+        port = try started.withLock { $0! }.get()
+    }
+
+    func stop() {
+        guard !stopped.withLock({ let was = $0; $0 = true; return was }) else { return }
+        loop.shutdownGracefully(flushTimeoutMs: 0)
+        // Bounded, so a broker that does not stop fails its test rather than hanging the suite.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !finished.withLock({ $0 }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+}
