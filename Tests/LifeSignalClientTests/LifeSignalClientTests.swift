@@ -4,8 +4,9 @@ import Testing
 @testable import LifeSignalClient
 
 /// The client actor against a scripted fake broker on loopback: the real socket, loop and timers,
-/// no real broker. The time limit is a guard against a hang, not a timing assertion.
-@Suite(.timeLimit(.minutes(1)))
+/// no real broker. The time limit is a guard against a hang, not a timing assertion;
+/// under a sanitizer, blocking integration tests can starve these of threads for minutes.
+@Suite(.timeLimit(.minutes(5)))
 struct LifeSignalClientTests {
     /// Fast retries: the tests wait for reconnects, they do not time them.
     func configuration(port: Int, state: DeviceState? = nil) -> ClientConfiguration {
