@@ -17,17 +17,19 @@ extension LifeSignalClient {
         let configuration = ClientConfiguration(
             host: host, port: port, userID: "", token: "", deviceID: "register", reconnect: .disabled)
         let client = try LifeSignalClient(configuration: configuration)
-        do {
-            _ = try await client.open(anonymous: true)
-            var fields: JSONObject = ["name": .string(name)]
-            if let phone { fields["phone"] = .string(phone) }
-            let result = try await client.request(Op.register, fields)
-            await client.close()
-            return try decode { () throws(ProtocolError) in try Registration(fields: result) }
-        } catch {
-            await client.close()
-            throw error
-        }
+        var fields: JSONObject = ["name": .string(name)]
+        if let phone { fields["phone"] = .string(phone) }
+        let result = try await client.openAndRegister(fields)
+        return try decode { () throws(ProtocolError) in try Registration(fields: result) }
+    }
+
+    /// Connects, registers and closes on the client's own executor: between the connect and the
+    /// `register` nothing waits for the caller's task to be scheduled again, which on a busy
+    /// machine can take longer than the broker's hello timeout.
+    private func openAndRegister(_ fields: JSONObject) async throws -> JSONObject {
+        defer { close() }
+        _ = try await open(anonymous: true)
+        return try await request(Op.register, fields)
     }
 
     /// Reads a result, turning a malformed one into `.protocolViolation`.
