@@ -87,6 +87,8 @@ public actor Broker {
         sweepTimer = nil
         deadlines?.close()
         deadlines = nil
+        deadlineRetryTimer?.close()
+        deadlineRetryTimer = nil
     }
 
     func accept(_ tcp: TCPConnection) {
