@@ -34,13 +34,8 @@ struct FanoutLoadCommand: ParsableCommand {
     }
 
     func run() throws {
-        let settings: LoadSettings
-        do {
-            settings = try window.settings(
-                globals, devices: FanoutScenario.devices(dependents: dependents, responders: responders))
-        } catch {
-            Console.err("error: \(error)")
-            throw ExitCode(1)
+        let settings = try LoadRunner.orExit {
+            try window.settings(globals, devices: FanoutScenario.devices(dependents: dependents, responders: responders))
         }
         try LoadRunner.run(
             globals: globals, settings: settings,

@@ -38,20 +38,12 @@ struct FloodLoadCommand: ParsableCommand {
     }
 
     func run() throws {
-        let report: FloodReport
-        do {
+        let report = try LoadRunner.orExit {
             let settings = FloodRun.Settings(
                 broker: try globals.brokerAddress(profile: nil), connections: connections, durationSeconds: duration,
                 concurrency: concurrency, brokerPID: brokerPID)
-            report = try FloodRun(settings: settings).execute()
-        } catch {
-            Console.err("error: \(error)")
-            throw ExitCode(1)
+            return try FloodRun(settings: settings).execute()
         }
-        if globals.json {
-            Console.json(report.json)
-        } else {
-            for line in report.tableLines { Console.out(line) }
-        }
+        LoadRunner.print(json: report.json, table: report.tableLines, globals: globals)
     }
 }

@@ -1,35 +1,39 @@
 import ArgumentParser
+import LifeSignalProtocol
 
 /// Runs a scenario for a command and prints its report; shared by every `load` subcommand.
 enum LoadRunner {
     static func run(globals: GlobalOptions, load: LoadOptions, scenario: LoadScenario) throws {
-        let settings: LoadSettings
-        do {
-            settings = try load.settings(globals)
-        } catch {
-            Console.err("error: \(error)")
-            throw ExitCode(1)
-        }
+        let settings = try orExit { try load.settings(globals) }
         try run(globals: globals, settings: settings, scenario: scenario)
     }
 
     static func run(globals: GlobalOptions, settings: LoadSettings, scenario: LoadScenario) throws {
-        let report: LoadReport
+        let report = try orExit { try LoadRun(settings: settings, scenario: scenario).execute() }
+        print(json: report.json, table: report.tableLines, globals: globals)
+        if let failure = report.verificationFailure {
+            Console.err("error: \(failure)")
+            throw ExitCode(1)
+        }
+    }
+
+    /// `body`'s value; an error it throws is printed as "error: …" and exits 1 (a load run's
+    /// failures are its own, never a broker's answer to pass on).
+    static func orExit<T>(_ body: () throws -> T) throws -> T {
         do {
-            let run = try LoadRun(settings: settings, scenario: scenario)
-            report = try run.execute()
+            return try body()
         } catch {
             Console.err("error: \(error)")
             throw ExitCode(1)
         }
+    }
+
+    /// A report as one JSON document with `--json`, else as its Markdown table.
+    static func print(json: JSONValue, table: [String], globals: GlobalOptions) {
         if globals.json {
-            Console.json(report.json)
+            Console.json(json)
         } else {
-            for line in report.tableLines { Console.out(line) }
-        }
-        if let failure = report.verificationFailure {
-            Console.err("error: \(failure)")
-            throw ExitCode(1)
+            for line in table { Console.out(line) }
         }
     }
 }

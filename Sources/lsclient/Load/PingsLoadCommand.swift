@@ -28,13 +28,7 @@ struct PingsLoadCommand: ParsableCommand {
     }
 
     func run() throws {
-        let settings: LoadSettings
-        do {
-            settings = try window.settings(globals, devices: 2 * pairs)
-        } catch {
-            Console.err("error: \(error)")
-            throw ExitCode(1)
-        }
+        let settings = try LoadRunner.orExit { try window.settings(globals, devices: 2 * pairs) }
         try LoadRunner.run(globals: globals, settings: settings, scenario: PingsScenario(pairs: pairs, rate: rate))
     }
 }
