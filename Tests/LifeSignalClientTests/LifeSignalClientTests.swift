@@ -239,7 +239,9 @@ struct LifeSignalClientTests {
     @Test func anIdleClientSendsKeepalives() async throws {
         let notes = ScriptNotes()
         let broker = try FakeBroker(scripts: [{ connection in
-            try connection.greet(lastSeq: 10, snapshot: Fixtures.snapshot(seq: 10), heartbeatMs: 40)
+            // A keepalive after 1 s idle. Not less: the client drops a broker silent for 4 × that,
+            // and a loop held up that long under a sanitizer dropped it before the first keepalive.
+            try connection.greet(lastSeq: 10, snapshot: Fixtures.snapshot(seq: 10), heartbeatMs: 2_000)
             let keepalive = try connection.read(op: Op.keepalive)
             try connection.ok(keepalive, ["serverTime": 1])
             notes.record(keepalive)

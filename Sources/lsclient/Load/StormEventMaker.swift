@@ -14,7 +14,8 @@ final class StormEventMaker: LoadDeviceDelegate {
     private let partner: (Int) -> Int
     private let updates: Int
     private let concurrency: Int
-    private let run: LoadRun
+    // Unowned: the run owns the scenario, which owns this maker.
+    private unowned let run: LoadRun
     private var others: [LoadDevice?]
     private var answered: [Int]
     private var next = 0

@@ -78,7 +78,7 @@ final class StormScenario: LoadScenario {
             users: run.devices, partner: { $0 ^ 1 }, updates: updates, concurrency: run.settings.setupConcurrency,
             run: run)
         eventMaker = maker
-        maker.start { [unowned self, unowned run] in
+        maker.start { [unowned self, unowned run, unowned maker] in
             eventsExpected = maker.eventsCaused.reduce(0, +)
             run.preparationFinished()
         }
