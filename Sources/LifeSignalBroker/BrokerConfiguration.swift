@@ -18,6 +18,7 @@
 /// | `registerBurst` (`--register-burst`) | 60 | `register`s an address may send at once before `registerRate` applies |
 /// | `maxPendingWrites` (`--max-pending-writes`) | 50,000 | store submissions not yet committed at which requests that need the store get `overloaded` (§9) |
 /// | `maxConnections` (`--max-connections`) | open-file limit − 256 | connections at once; beyond it the oldest connection awaiting `hello` is closed to make room, else the new one is refused |
+/// | `brokerID` (`--broker-id`) | host name:port | the id `hello` answers with, for diagnostics (§11) |
 public struct BrokerConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 7420
@@ -36,6 +37,8 @@ public struct BrokerConfiguration: Sendable {
     public var maxPendingWrites = 50_000
     /// nil: derived from the process's open-file limit when the broker starts (`OpenFileLimit`).
     public var maxConnections: Int?
+    /// nil: the host name and the port bound (`Broker.brokerID`).
+    public var brokerID: String?
 
     public init() {}
 }
@@ -66,5 +69,6 @@ extension BrokerConfiguration {
         try require((1...1_000_000).contains(registerBurst), "register-burst must be 1…1000000")
         try require(maxPendingWrites >= 1, "max-pending-writes must be at least 1")
         try require(maxConnections.map { $0 >= 1 } ?? true, "max-connections must be at least 1")
+        try require(brokerID.map { (1...64).contains($0.utf8.count) } ?? true, "broker-id must be 1…64 bytes")
     }
 }

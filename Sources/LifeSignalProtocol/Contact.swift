@@ -17,7 +17,8 @@ public struct Contact: Sendable, Equatable {
     public var lastCheckInAt: Int64?
     public var checkInDeadline: Int64?
     public var isNonResponsive: Bool
-    public var hasActiveAlert: Bool
+    /// The dependent's active alert (v1.1), so that a responder sees what it says.
+    public var alert: AlertInfo?
 
     public init(
         id: String,
@@ -30,7 +31,7 @@ public struct Contact: Sendable, Equatable {
         lastCheckInAt: Int64? = nil,
         checkInDeadline: Int64? = nil,
         isNonResponsive: Bool = false,
-        hasActiveAlert: Bool = false
+        alert: AlertInfo? = nil
     ) {
         self.id = id
         self.name = name
@@ -42,8 +43,11 @@ public struct Contact: Sendable, Equatable {
         self.lastCheckInAt = lastCheckInAt
         self.checkInDeadline = checkInDeadline
         self.isNonResponsive = isNonResponsive
-        self.hasActiveAlert = hasActiveAlert
+        self.alert = alert
     }
+
+    /// Derived from `alert`, never stored beside it.
+    public var hasActiveAlert: Bool { alert != nil }
 
     /// Derived from the two flags; sent as `role` for clients that want one value.
     public var role: ContactRole { ContactRole(isResponder: isResponder, isDependent: isDependent) }
@@ -63,10 +67,12 @@ public struct Contact: Sendable, Equatable {
             ("checkInDeadline", checkInDeadline.map(JSONValue.int) ?? .null),
             ("isNonResponsive", .bool(isNonResponsive)),
             ("hasActiveAlert", .bool(hasActiveAlert)),
+            ("alert", alert?.json ?? .null),
         ]))
     }
 
-    /// `role` is not read back: it is derived from the flags. Nullable fields may also be absent.
+    /// `role` and `hasActiveAlert` are not read back: they are derived. Nullable fields may also be
+    /// absent (a v1.0 broker sends no `alert`).
     public init(json: JSONValue) throws(ProtocolError) {
         let context = "contact"
         let object = try json.documentObject(context)
@@ -80,6 +86,10 @@ public struct Contact: Sendable, Equatable {
         lastCheckInAt = try object.optionalInt("lastCheckInAt", in: context)
         checkInDeadline = try object.optionalInt("checkInDeadline", in: context)
         isNonResponsive = try object.bool("isNonResponsive", in: context)
-        hasActiveAlert = try object.bool("hasActiveAlert", in: context)
+        if let alert = object["alert"], !alert.isNull {
+            self.alert = try AlertInfo(json: alert, context: "contact.alert")
+        } else {
+            alert = nil
+        }
     }
 }

@@ -13,6 +13,8 @@ public struct Notification: Sendable, Equatable {
     public var relatedAlertID: String?
     public var relatedPingID: String?
     public var contactData: ContactData?
+    /// The alert an `alert` or `alertCancelled` notification is about (v1.1).
+    public var alertData: AlertInfo?
 
     public init(
         id: String,
@@ -24,7 +26,8 @@ public struct Notification: Sendable, Equatable {
         relatedContactID: String? = nil,
         relatedAlertID: String? = nil,
         relatedPingID: String? = nil,
-        contactData: ContactData? = nil
+        contactData: ContactData? = nil,
+        alertData: AlertInfo? = nil
     ) {
         self.id = id
         self.type = type
@@ -36,6 +39,7 @@ public struct Notification: Sendable, Equatable {
         self.relatedAlertID = relatedAlertID
         self.relatedPingID = relatedPingID
         self.contactData = contactData
+        self.alertData = alertData
     }
 
     /// Every field of §4 in its order, nulls written out.
@@ -51,6 +55,7 @@ public struct Notification: Sendable, Equatable {
             ("relatedAlertID", relatedAlertID.map(JSONValue.string) ?? .null),
             ("relatedPingID", relatedPingID.map(JSONValue.string) ?? .null),
             ("contactData", contactData?.json ?? .null),
+            ("alertData", alertData?.json ?? .null),
         ]))
     }
 
@@ -71,6 +76,11 @@ public struct Notification: Sendable, Equatable {
             self.contactData = try ContactData(json: contactData, context: "notification.contactData")
         } else {
             contactData = nil
+        }
+        if let alertData = object["alertData"], !alertData.isNull {
+            self.alertData = try AlertInfo(json: alertData, context: "notification.alertData")
+        } else {
+            alertData = nil
         }
     }
 }

@@ -39,6 +39,8 @@ struct Serve: ParsableCommand {
     var maxPendingWrites: Int?
     @Option(help: "Connections at once; default: the open-file limit less 256. [env: LSBROKER_MAX_CONNECTIONS]")
     var maxConnections: Int?
+    @Option(help: "Id this broker gives in hello (diagnostics); default: host name and port. [env: LSBROKER_BROKER_ID]")
+    var brokerId: String?
     @Option(help: "trace, debug, info, notice, warning, error or critical. [env: LSBROKER_LOG_LEVEL]")
     var logLevel: String?
 
@@ -65,6 +67,7 @@ struct Serve: ParsableCommand {
         config.maxPendingWrites = try environment.resolve(
             maxPendingWrites, "MAX_PENDING_WRITES", config.maxPendingWrites)
         config.maxConnections = try environment.resolve(maxConnections, "MAX_CONNECTIONS")
+        config.brokerID = try environment.resolve(brokerId, "BROKER_ID")
         let levelName = try environment.resolve(logLevel, "LOG_LEVEL", "info")
         guard let level = Logger.Level(rawValue: levelName) else {
             throw ValidationError("unknown log level '\(levelName)'")

@@ -9,9 +9,7 @@ extension UserSession {
         var updated = user
         updated.isNonResponsive = true
         replaceUser(with: updated, &mutation)
-        let responders = responderIDs
-        showChanges(to: responders, into: &mutation)
-        tellEach(responders, .nonResponsive, "\(user.name) missed their check-in.", into: &mutation)
+        tellEach(responderIDs, .nonResponsive, "\(user.name) missed their check-in.", into: &mutation)
         commit(mutation)
     }
 }

@@ -1,8 +1,20 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import LifeSignalUV
 
 extension Broker {
     /// How long accepting pauses when the process has no descriptor to spare.
     static let acceptPauseMs: UInt64 = 500
+
+    /// The stable id `hello` answers with (§11): the configured one, else this host and port.
+    var brokerID: String {
+        if let configured = configuration.brokerID { return configured }
+        var name = [UInt8](repeating: 0, count: 256)
+        let host = gethostname(&name, name.count - 1) == 0
+            ? String(decoding: name.prefix { $0 != 0 }, as: UTF8.self) : "localhost"
+        return "\(host):\(boundPort)"
+    }
 
     /// Binds and listens on `port` (0 picks one); returns the port bound.
     func listen(port: Int) throws -> Int {

@@ -30,6 +30,9 @@ enum PushSelection {
         data["relatedContactID"] = notification.relatedContactID.map(JSONValue.string)
         data["relatedAlertID"] = notification.relatedAlertID.map(JSONValue.string)
         data["relatedPingID"] = notification.relatedPingID.map(JSONValue.string)
+        if notification.type == .alert {
+            data["alertMessage"] = notification.alertData?.message.map(JSONValue.string)
+        }
         return ["message": [
             "token": .string(token),
             "notification": ["title": .string(notification.title), "body": .string(notification.message)],

@@ -40,6 +40,7 @@ extension UserSession {
             "heartbeatMs": .int(configuration.heartbeatMs),
             "maxFrameBytes": .int(Int64(configuration.maxFrameBytes)),
             "serverTime": .int(WallClock.nowMs()),
+            "broker": .string(broker.assumeIsolated { $0.brokerID }),
         ]
         if pendingCommits == 0 {
             // Nothing of this user is on its way to the store: memory is the durable state, so the

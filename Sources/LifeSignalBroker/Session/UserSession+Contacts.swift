@@ -36,13 +36,14 @@ extension UserSession {
         let mine = ContactLink(
             record: ContactRecord(userID: userID, contactID: otherID, isResponder: isResponder,
                                   isDependent: isDependent, addedAt: mutation.now),
-            mirror: ContactMirror(of: other.assumeIsolated { $0.user }))
+            lastKnown: ContactMirror(of: other.assumeIsolated { $0.user }))
         let theirs = ContactLink(
             record: ContactRecord(userID: otherID, contactID: userID, isResponder: isDependent,
                                   isDependent: isResponder, addedAt: mutation.now),
-            mirror: ContactMirror(of: user))
+            lastKnown: ContactMirror(of: user))
         saveLink(mine, into: &mutation)
-        notify(.added, "You added \(mine.mirror.name).", about: otherID, named: mine.mirror.name, role: mine.role,
+        let theirName = mirror(of: mine).name
+        notify(.added, "You added \(theirName).", about: otherID, named: theirName, role: mine.role,
                into: &mutation)
         let myName = user.name
         other.assumeIsolated { other in
@@ -50,7 +51,7 @@ extension UserSession {
             other.notify(.added, "\(myName) added you.", about: userID, named: myName, role: theirs.role,
                          into: &mutation)
         }
-        return ["contact": mine.document.json]
+        return ["contact": view(of: mine).json]
     }
 
     /// `contacts.remove`: both sides and any pings between them go (§5).
@@ -62,7 +63,8 @@ extension UserSession {
             let myName = session.user.name
             let userID = session.userID
             session.dropLink(to: contactID, into: &mutation)
-            session.notify(.removed, "You removed \(mine.mirror.name).", about: contactID, named: mine.mirror.name,
+            let theirName = session.mirror(of: mine).name
+            session.notify(.removed, "You removed \(theirName).", about: contactID, named: theirName,
                            role: .none, into: &mutation)
             other.assumeIsolated { other in
                 other.dropLink(to: userID, into: &mutation)
@@ -93,7 +95,7 @@ extension UserSession {
                           _ mutation: inout Mutation) throws(ProtocolError) -> JSONObject {
         var pair = try bothSides(of: contactID)
         guard pair.mine.record.isResponder != isResponder || pair.mine.record.isDependent != isDependent else {
-            return ["contact": pair.mine.document.json]
+            return ["contact": view(of: pair.mine).json]
         }
         pair.mine.record.isResponder = isResponder
         pair.mine.record.isDependent = isDependent
@@ -109,7 +111,7 @@ extension UserSession {
             pair.mine.record.incomingPing = nil
         }
         save(pair, into: &mutation)
-        let (phrase, myName, theirName) = (pair.mine.role.phrase, user.name, pair.mine.mirror.name)
+        let (phrase, myName, theirName) = (pair.mine.role.phrase, user.name, mirror(of: pair.mine).name)
         notify(.role, "You changed \(theirName)'s role to \(phrase).", about: contactID, named: theirName,
                role: pair.mine.role, into: &mutation)
         let theirRole = pair.theirs.role
@@ -117,7 +119,7 @@ extension UserSession {
             $0.notify(.role, "\(myName) changed your role to \(phrase).", about: userID, named: myName, role: theirRole,
                       into: &mutation)
         }
-        return ["contact": pair.mine.document.json]
+        return ["contact": view(of: pair.mine).json]
     }
 
     /// Every contact as this user sees them, in the order they were added: the order of
@@ -125,7 +127,7 @@ extension UserSession {
     var contactDocuments: [Contact] {
         contacts.values.sorted {
             ($0.record.addedAt, $0.record.contactID) < ($1.record.addedAt, $1.record.contactID)
-        }.map(\.document)
+        }.map(view(of:))
     }
 
     /// `contacts.list`.

@@ -7,7 +7,18 @@ extension UserSession {
     func saveLink(_ link: ContactLink, into mutation: inout Mutation) {
         contacts[link.record.contactID] = link
         mutation.changes.append(.upsertContact(link.record))
-        emit(EventName.contactUpdated, ["contact": link.document.json], into: &mutation)
+        emit(EventName.contactUpdated, ["contact": view(of: link).json], into: &mutation)
+    }
+
+    /// What this user sees of a contact (§4). The mirrored fields are derived from the contact's
+    /// own document: the live one while the contact is loaded, else the one the store had.
+    func view(of link: ContactLink) -> Contact {
+        link.document(showing: mirror(of: link))
+    }
+
+    /// The contact's own document as it is now, as far as this user's view of it goes.
+    func mirror(of link: ContactLink) -> ContactMirror {
+        session(of: link.record.contactID)?.assumeIsolated { ContactMirror(of: $0.user) } ?? link.lastKnown
     }
 
     /// Both sides of this user's relationship with `contactID`, for rules that change them together.
@@ -30,25 +41,30 @@ extension UserSession {
         emit(EventName.contactRemoved, ["contactId": .string(contactID)], into: &mutation)
     }
 
-    /// The contact changed what they show of themselves: `contact.updated` to this user's
-    /// devices. Nothing to store: the mirror is read from the contact's own row.
-    func refreshMirror(of contactID: String, to mirror: ContactMirror, into mutation: inout Mutation) {
+    /// This user's contact `contactID` changed their own document from `before` to `after`: the
+    /// link keeps the new one, and where the view changed, `contact.updated` to this user's devices.
+    func contactChanged(_ contactID: String, from before: ContactMirror, to after: ContactMirror,
+                        into mutation: inout Mutation) {
         guard var link = contacts[contactID] else { return }
-        link.mirror = mirror
+        link.lastKnown = after
         contacts[contactID] = link
-        emit(EventName.contactUpdated, ["contact": link.document.json], into: &mutation)
+        let shown = link.document(showing: after)
+        if shown != link.document(showing: before) {
+            emit(EventName.contactUpdated, ["contact": shown.json], into: &mutation)
+        }
     }
 
     /// Stores a notification for this user, announces it to their devices and pushes it to
     /// their offline ones (§5, §7).
     func notify(
         _ type: NotificationType, _ message: String, about contactID: String, named name: String,
-        role: ContactRole, alertID: String? = nil, pingID: String? = nil, into mutation: inout Mutation
+        role: ContactRole, alert: AlertInfo? = nil, pingID: String? = nil, into mutation: inout Mutation
     ) {
         let notification = Notification(
             id: Credentials.newID(prefix: "n"), type: type, title: type.title, message: message,
-            timestamp: mutation.now, isRead: false, relatedContactID: contactID, relatedAlertID: alertID,
-            relatedPingID: pingID, contactData: ContactData(id: contactID, name: name, role: role, action: type.action))
+            timestamp: mutation.now, isRead: false, relatedContactID: contactID, relatedAlertID: alert?.id,
+            relatedPingID: pingID, contactData: ContactData(id: contactID, name: name, role: role, action: type.action),
+            alertData: alert)
         notifications.add(notification)
         mutation.changes.append(.insertNotification(userID: userID, notification))
         emit(EventName.notificationAdded, ["notification": notification.json], into: &mutation)
@@ -58,11 +74,18 @@ extension UserSession {
     /// This user's responders: the contacts who watch over them.
     var responderIDs: Set<String> { Set(contacts.values.filter(\.record.isResponder).map(\.record.contactID)) }
 
-    /// After this user's own document changed: every contact in `contactIDs` sees it.
-    func showChanges(to contactIDs: Set<String>, into mutation: inout Mutation) {
-        let mirror = ContactMirror(of: user)
-        for contactID in contactIDs {
-            session(of: contactID)?.assumeIsolated { $0.refreshMirror(of: userID, to: mirror, into: &mutation) }
+    /// This user's document changed from `before` to `after`: every loaded contact keeps the new
+    /// one, and those whose view changed hear of it. Contacts who may see the change (all of them
+    /// for a name, responders for the check-in and alert fields) are loaded by the request first.
+    func showChange(from before: ContactMirror, to after: ContactMirror, into mutation: inout Mutation) {
+        guard before != after else { return }
+        let audience = before.name != after.name ? Set(contacts.keys) : responderIDs
+        for contactID in contacts.keys.sorted() {
+            guard let contact = session(of: contactID) else {
+                assert(!audience.contains(contactID), "a contact who sees this change was not loaded")
+                continue
+            }
+            contact.assumeIsolated { $0.contactChanged(userID, from: before, to: after, into: &mutation) }
         }
     }
 }

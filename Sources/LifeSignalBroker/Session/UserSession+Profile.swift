@@ -13,16 +13,13 @@ extension UserSession {
         if let interval = try request.optionalInt("checkInIntervalSec") {
             updated.checkInIntervalSec = try Validate.checkInInterval(
                 interval, minimum: configuration.minCheckInIntervalSec)
-            // A new interval moves the deadline, counted from the last check-in (§5).
-            updated.checkInDeadline = updated.lastCheckInAt.map { $0 + updated.checkInIntervalSec * 1000 }
+            updated.checkInDeadline = CheckInRules.deadline(
+                lastCheckInAt: updated.lastCheckInAt, intervalSec: updated.checkInIntervalSec, now: mutation.now)
         }
         if let preferences = try request.optionalObject("preferences") {
             updated.preferences = try Self.preferences(preferences, applyingTo: updated.preferences)
         }
-        if updated != user {
-            replaceUser(with: updated, &mutation)
-            showChanges(to: Set(contacts.keys), into: &mutation)
-        }
+        if updated != user { replaceUser(with: updated, &mutation) }
         return ["user": user.json]
     }
 
@@ -34,14 +31,18 @@ extension UserSession {
         return ["qrCode": .string(user.qrCode)]
     }
 
-    /// Stores the new user document and tells the user's devices (`user.updated`).
+    /// Stores the new user document, tells the user's devices (`user.updated`) and shows the
+    /// change to every contact whose view of this user changed (`contact.updated`), in one step:
+    /// no rule can change the document and forget the views made of it.
     func replaceUser(with updated: User, _ mutation: inout Mutation) {
         if updated.checkInDeadline != user.checkInDeadline || updated.isNonResponsive != user.isNonResponsive {
             broker.assumeIsolated { $0.deadlineChanged(for: updated) }
         }
+        let before = ContactMirror(of: user)
         user = updated
         mutation.changes.append(.updateUser(updated))
         emit(EventName.userUpdated, ["user": updated.json], into: &mutation)
+        showChange(from: before, to: ContactMirror(of: updated), into: &mutation)
     }
 
     private static func preferences(_ fields: JSONObject, applyingTo current: Preferences) throws(ProtocolError)

@@ -13,11 +13,11 @@ extension UserSession {
         let wasNonResponsive = user.isNonResponsive
         var updated = user
         updated.lastCheckInAt = mutation.now
-        updated.checkInDeadline = mutation.now + updated.checkInIntervalSec * 1000
+        updated.checkInDeadline = CheckInRules.deadline(
+            lastCheckInAt: mutation.now, intervalSec: updated.checkInIntervalSec, now: mutation.now)
         updated.isNonResponsive = false
         replaceUser(with: updated, &mutation)
         let responders = responderIDs
-        showChanges(to: responders, into: &mutation)
         if wasNonResponsive {
             tellEach(responders, .checkIn, "\(user.name) checked in.", into: &mutation)
         }
@@ -48,8 +48,7 @@ extension UserSession {
         updated.alert = alert
         replaceUser(with: updated, &mutation)
         let responders = responderIDs
-        showChanges(to: responders, into: &mutation)
-        tellEach(responders, .alert, "\(user.name) triggered an emergency alert.", alertID: alert.id, into: &mutation)
+        tellEach(responders, .alert, "\(user.name) triggered an emergency alert.", alert: alert, into: &mutation)
         return ["alertId": .string(alert.id)]
     }
 
@@ -69,20 +68,19 @@ extension UserSession {
         updated.alert = nil
         replaceUser(with: updated, &mutation)
         let responders = responderIDs
-        showChanges(to: responders, into: &mutation)
-        tellEach(responders, .alertCancelled, "\(user.name) cancelled their alert.", alertID: alert.id,
+        tellEach(responders, .alertCancelled, "\(user.name) cancelled their alert.", alert: alert,
                  into: &mutation)
         return [:]
     }
 
     /// One notification about this user to each of `contactIDs`.
-    func tellEach(_ contactIDs: Set<String>, _ type: NotificationType, _ message: String, alertID: String? = nil,
+    func tellEach(_ contactIDs: Set<String>, _ type: NotificationType, _ message: String, alert: AlertInfo? = nil,
                   into mutation: inout Mutation) {
         let name = user.name
         for contactID in contactIDs {
             session(of: contactID)?.assumeIsolated { contact in
                 let role = contact.contacts[userID]?.role ?? .none
-                contact.notify(type, message, about: userID, named: name, role: role, alertID: alertID,
+                contact.notify(type, message, about: userID, named: name, role: role, alert: alert,
                                into: &mutation)
             }
         }

@@ -51,7 +51,7 @@ actor UserSession {
         lastSeq = stored.lastSeq
         oldestRetainedSeq = stored.oldestRetainedSeq
         contacts = Dictionary(uniqueKeysWithValues: stored.contacts.map {
-            ($0.record.contactID, ContactLink(record: $0.record, mirror: $0.mirror))
+            ($0.record.contactID, ContactLink(record: $0.record, lastKnown: $0.mirror))
         })
         notifications = NotificationWindow(newest: stored.recentNotifications, totalCount: stored.notificationCount,
                                            unreadCount: stored.unreadCount)

@@ -65,7 +65,8 @@ enum SQLiteReads {
         -> [(record: ContactRecord, mirror: ContactMirror)]
     {
         try Row.fetchAll(db.cachedStatement(sql: """
-            SELECT c.*, u.name, u.last_check_in_at, u.check_in_deadline, u.is_non_responsive, u.alert_id
+            SELECT c.*, u.name, u.last_check_in_at, u.check_in_deadline, u.is_non_responsive,
+                   u.alert_id, u.alert_started_at, u.alert_message
             FROM contacts c JOIN users u ON u.id = c.contact_id WHERE c.user_id = ?
             """), arguments: [userID]
         ).map { row in
@@ -77,7 +78,8 @@ enum SQLiteReads {
             let alertID: String? = row["alert_id"]
             let mirror = ContactMirror(
                 name: row["name"], lastCheckInAt: row["last_check_in_at"], checkInDeadline: row["check_in_deadline"],
-                isNonResponsive: row["is_non_responsive"], hasActiveAlert: alertID != nil)
+                isNonResponsive: row["is_non_responsive"],
+                alert: alertID.map { AlertInfo(id: $0, startedAt: row["alert_started_at"], message: row["alert_message"]) })
             return (record, mirror)
         }
     }
@@ -127,6 +129,7 @@ enum SQLiteReads {
 enum NotificationColumns {
     static func notification(from row: Row) -> Notification {
         let contactData: String? = row["contact_data"]
+        let alertData: String? = row["alert_data"]
         return Notification(
             id: row["id"],
             type: NotificationType(rawValue: row["type"]) ?? .added,
@@ -139,6 +142,9 @@ enum NotificationColumns {
             relatedPingID: row["related_ping_id"],
             contactData: contactData.flatMap { text in
                 (try? JSONValue.parse(Array(text.utf8))).flatMap { try? ContactData(json: $0) }
+            },
+            alertData: alertData.flatMap { text in
+                (try? JSONValue.parse(Array(text.utf8))).flatMap { try? AlertInfo(json: $0) }
             })
     }
 }

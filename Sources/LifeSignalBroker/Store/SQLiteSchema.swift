@@ -98,6 +98,9 @@ enum SQLiteSchema {
                 CREATE INDEX notifications_by_user ON notifications (user_id, position, is_read);
                 """)
         }
+        migrator.registerMigration("v5: the alert an alert notification is about") { db in
+            try db.execute(sql: "ALTER TABLE notifications ADD COLUMN alert_data TEXT")
+        }
         return migrator
     }
 }

@@ -28,8 +28,8 @@ struct SQLiteWrites {
             """)
         insertNotification = try DirectStatement(db, sql: """
             INSERT INTO notifications (id, user_id, type, title, message, timestamp, is_read,
-                related_contact_id, related_alert_id, related_ping_id, contact_data)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                related_contact_id, related_alert_id, related_ping_id, contact_data, alert_data)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
     }
 
@@ -94,6 +94,7 @@ struct SQLiteWrites {
                 row.add(notification.relatedAlertID)
                 row.add(notification.relatedPingID)
                 row.add(notification.contactData.map { String(decoding: $0.json.serialized(), as: UTF8.self) })
+                row.add(notification.alertData.map { String(decoding: $0.json.serialized(), as: UTF8.self) })
             }
         case .setNotificationRead(let id):
             try db.cachedStatement(sql: "UPDATE notifications SET is_read = 1 WHERE id = ?").execute(arguments: [id])

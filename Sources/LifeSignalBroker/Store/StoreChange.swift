@@ -86,23 +86,23 @@ public struct ContactMirror: Sendable, Equatable {
     public var lastCheckInAt: Int64?
     public var checkInDeadline: Int64?
     public var isNonResponsive: Bool
-    public var hasActiveAlert: Bool
+    public var alert: AlertInfo?
 
     public init(of user: User) {
         name = user.name
         lastCheckInAt = user.lastCheckInAt
         checkInDeadline = user.checkInDeadline
         isNonResponsive = user.isNonResponsive
-        hasActiveAlert = user.alert != nil
+        alert = user.alert
     }
 
     public init(name: String, lastCheckInAt: Int64?, checkInDeadline: Int64?, isNonResponsive: Bool,
-                hasActiveAlert: Bool) {
+                alert: AlertInfo?) {
         self.name = name
         self.lastCheckInAt = lastCheckInAt
         self.checkInDeadline = checkInDeadline
         self.isNonResponsive = isNonResponsive
-        self.hasActiveAlert = hasActiveAlert
+        self.alert = alert
     }
 }
 
