@@ -103,7 +103,7 @@ let package = Package(
         .testTarget(
             name: "LifeSignalBrokerTests",
             dependencies: [
-                "LifeSignalBroker", "LifeSignalClient", "LifeSignalProtocol", "LifeSignalUV",
+                "LifeSignalBroker", "LifeSignalClient", "LifeSignalProtocol", "LifeSignalUV", "LifeSignalFuzzing",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift6

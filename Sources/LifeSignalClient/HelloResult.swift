@@ -10,9 +10,12 @@ public struct HelloResult: Sendable, Equatable {
     /// The largest request frame body the broker accepts.
     public var maxFrameBytes: Int
     public var serverTime: Int64
+    /// The id of the broker serving this connection (v1.1, for diagnostics); nil from a v1.0 broker.
+    public var broker: String?
 
     public init(
-        session: String, user: User, lastSeq: Int64, heartbeatMs: Int64, maxFrameBytes: Int, serverTime: Int64
+        session: String, user: User, lastSeq: Int64, heartbeatMs: Int64, maxFrameBytes: Int, serverTime: Int64,
+        broker: String? = nil
     ) {
         self.session = session
         self.user = user
@@ -20,6 +23,7 @@ public struct HelloResult: Sendable, Equatable {
         self.heartbeatMs = heartbeatMs
         self.maxFrameBytes = maxFrameBytes
         self.serverTime = serverTime
+        self.broker = broker
     }
 
     /// Reads the fields of hello's `ok`.
@@ -36,11 +40,12 @@ public struct HelloResult: Sendable, Equatable {
         }
         self.maxFrameBytes = maxFrameBytes
         serverTime = try fields.int("serverTime")
+        broker = try fields.optionalString("broker")
     }
 
     /// The fields as the broker sent them.
     public var json: JSONValue {
-        [
+        var fields: JSONObject = [
             "session": .string(session),
             "user": user.json,
             "lastSeq": .int(lastSeq),
@@ -48,5 +53,7 @@ public struct HelloResult: Sendable, Equatable {
             "maxFrameBytes": .int(Int64(maxFrameBytes)),
             "serverTime": .int(serverTime),
         ]
+        fields["broker"] = broker.map(JSONValue.string)
+        return .object(fields)
     }
 }

@@ -12,13 +12,15 @@ struct DocumentTests {
 
     static let fullContact = Contact(
         id: "u_2", name: "Bob", isResponder: true, isDependent: true, addedAt: 10, incomingPingAt: 11,
-        outgoingPingAt: 12, lastCheckInAt: 13, checkInDeadline: 14, isNonResponsive: true, hasActiveAlert: true)
+        outgoingPingAt: 12, lastCheckInAt: 13, checkInDeadline: 14, isNonResponsive: true,
+        alert: AlertInfo(id: "a_2", startedAt: 15, message: "fell on the stairs"))
     static let bareContact = Contact(id: "u_3", name: "Carol", isResponder: false, isDependent: false, addedAt: 20)
 
     static let fullNotification = Notification(
         id: "n_1", type: .ping, title: "Ping", message: "Alice pinged you.", timestamp: 30, isRead: true,
         relatedContactID: "u_1", relatedAlertID: "a_1", relatedPingID: "p_1",
-        contactData: ContactData(id: "u_1", name: "Alice", role: .responder, action: .ping))
+        contactData: ContactData(id: "u_1", name: "Alice", role: .responder, action: .ping),
+        alertData: AlertInfo(id: "a_1", startedAt: 29, message: nil))
     static let bareNotification = Notification(
         id: "n_2", type: .added, title: "Contact Added", message: "You added Bob.", timestamp: 31)
 
@@ -53,7 +55,20 @@ struct DocumentTests {
     @Test func contactFieldsAndExplicitNulls() {
         #expect(Self.bareContact.json.description == #"{"id":"u_3","name":"Carol","isResponder":false,"#
             + #""isDependent":false,"role":"none","addedAt":20,"incomingPingAt":null,"outgoingPingAt":null,"#
-            + #""lastCheckInAt":null,"checkInDeadline":null,"isNonResponsive":false,"hasActiveAlert":false}"#)
+            + #""lastCheckInAt":null,"checkInDeadline":null,"isNonResponsive":false,"hasActiveAlert":false,"#
+            + #""alert":null}"#)
+    }
+
+    /// v1.1: a responder sees what the alert says; `hasActiveAlert` is derived from it.
+    @Test func contactAlertCarriesTheMessageAndDerivesHasActiveAlert() throws {
+        let fields = try #require(Self.fullContact.json.objectValue)
+        #expect(fields["hasActiveAlert"] == .bool(true))
+        #expect(fields["alert"]?.description == #"{"id":"a_2","startedAt":15,"message":"fell on the stairs"}"#)
+        #expect(Self.bareContact.hasActiveAlert == false)
+        // A v1.0 broker sends no `alert`: the contact reads as one without.
+        var old = try #require(Self.bareContact.json.objectValue)
+        old["alert"] = nil
+        #expect(try Contact(json: .object(old)) == Self.bareContact)
     }
 
     @Test(arguments: [
@@ -74,9 +89,11 @@ struct DocumentTests {
         }
         #expect(Self.bareNotification.json.objectValue?.keys == [
             "id", "type", "title", "message", "timestamp", "isRead", "relatedContactID", "relatedAlertID",
-            "relatedPingID", "contactData",
+            "relatedPingID", "contactData", "alertData",
         ])
-        #expect(Self.bareNotification.json.description.contains(#""relatedPingID":null,"contactData":null}"#))
+        #expect(Self.bareNotification.json.description.contains(#""contactData":null,"alertData":null}"#))
+        #expect(Self.fullNotification.json.objectValue?["alertData"]?.description
+            == #"{"id":"a_1","startedAt":29,"message":null}"#)
         #expect(Self.fullNotification.json.objectValue?["contactData"]?.description
             == #"{"id":"u_1","name":"Alice","role":"responder","action":"ping"}"#)
     }

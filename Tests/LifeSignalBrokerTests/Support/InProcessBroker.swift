@@ -35,13 +35,18 @@ final class InProcessBroker: Sendable {
     let loop: EventLoop
     let store: FailingLoadsStore
     let port: Int
-    private let directory: String
+    /// Where its store lives; another broker started on it later finds the same data.
+    let directory: String
+    /// A directory this broker made is deleted with it; one it was given is left to its owner.
+    private let ownsDirectory: Bool
     private let stopped = Locked(false)
     /// Set once the loop has ended and the store is closed.
     private let finished = Locked(false)
 
-    init(configure: (inout BrokerConfiguration) -> Void = { _ in }) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("broker-\(UUID().uuidString)").path
+    init(directory: String? = nil, configure: (inout BrokerConfiguration) -> Void = { _ in }) throws {
+        ownsDirectory = directory == nil
+        let directory = directory ?? Self.newDirectory()
+        self.directory = directory
         var configuration = BrokerConfiguration()
         configuration.port = 0
         configuration.dataDirectory = directory
@@ -75,8 +80,12 @@ final class InProcessBroker: Sendable {
         while !finished.withLock({ $0 }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
     }
 
+    static func newDirectory() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("broker-\(UUID().uuidString)").path
+    }
+
     deinit {
         stop()
-        try? FileManager.default.removeItem(atPath: directory)
+        if ownsDirectory { try? FileManager.default.removeItem(atPath: directory) }
     }
 }
