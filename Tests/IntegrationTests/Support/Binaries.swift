@@ -32,5 +32,11 @@ final class TemporaryDirectory: @unchecked Sendable {
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 
+    /// A directory of that name inside `parent`, removed with it.
+    init(inside parent: TemporaryDirectory, named name: String) {
+        url = parent.url.appendingPathComponent(name)
+        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
     deinit { try? FileManager.default.removeItem(at: url) }
 }

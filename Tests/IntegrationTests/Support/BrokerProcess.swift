@@ -3,7 +3,7 @@ import Foundation
 /// The real `lsbroker` binary, on a free port and a temporary data directory.
 final class BrokerProcess: @unchecked Sendable {
     let dataDirectory: TemporaryDirectory
-    let extraArguments: [String]
+    private(set) var extraArguments: [String]
     /// When set, the broker runs under this RLIMIT_NOFILE (soft and hard), through `sh -c ulimit`.
     let openFileLimit: Int?
     /// Added to the test's environment (`LSBROKER_*` settings).
@@ -76,6 +76,13 @@ final class BrokerProcess: @unchecked Sendable {
 
     func restart(afterSignal signal: Int32 = SIGKILL) throws {
         stop(signal: signal)
+        try start()
+    }
+
+    /// Stops it cleanly and starts it again with other settings, on the same port and data.
+    func restart(arguments: [String]) throws {
+        stop(signal: SIGTERM)
+        extraArguments = arguments
         try start()
     }
 
