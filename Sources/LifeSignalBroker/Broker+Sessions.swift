@@ -79,6 +79,8 @@ extension Broker {
             let loaded = UserSession(stored: stored, broker: self, loop: loop, configuration: configuration)
             logger.debug("user loaded", metadata: ["lifesignal.user": "\(userID)", "lifesignal.seq": "\(stored.lastSeq)"])
             users[userID] = .loaded(loaded)
+            // The stored deadline is the true one: after a failed write the scheduler may differ.
+            deadlineChanged(for: stored.user)
             session = loaded
         case .success(nil):
             users[userID] = nil
@@ -98,7 +100,9 @@ extension Broker {
     /// Unloads a session nobody needs: no device online, nothing in flight.
     func evictIfIdle(_ session: UserSession) {
         guard case .loaded(let current) = users[session.userID], current === session else { return }
-        let (idle, tokens) = session.assumeIsolated { ($0.isIdle, $0.devices.values.compactMap(\.pushToken)) }
+        let (idle, stale, tokens) = session.assumeIsolated {
+            ($0.isIdle, $0.isStale, $0.devices.values.compactMap(\.pushToken))
+        }
         guard idle else { return }
         logger.debug("user unloaded", metadata: [
             "lifesignal.user": "\(session.userID)", "lifesignal.seq": "\(session.assumeIsolated { $0.lastSeq })",
@@ -107,6 +111,9 @@ extension Broker {
         for token in tokens where pushTokenOwners[token]?.userID == session.userID { pushTokenOwners[token] = nil }
         if let waiters = pendingReloads.removeValue(forKey: session.userID) {
             load(session.userID, waiters: waiters)
+        } else if stale {
+            // Not at once: the store just failed, and reloading would fire a due deadline into it again.
+            retryAfterStoreFailure(.reload(userID: session.userID))
         }
     }
 

@@ -31,9 +31,9 @@ public actor Broker {
     var pendingReloads: [String: [(SessionLookup) -> Void]] = [:]
     /// Every pending check-in deadline; made on the loop when the broker starts.
     var deadlines: DeadlineScheduler?
-    /// Missed deadlines whose users the store could not load, tried again (Broker+Deadlines).
-    var deadlineRetries: [(userID: String, deadline: Int64)] = []
-    var deadlineRetryTimer: Timer?
+    /// What the store could not do, tried again every second (Broker+StoreRecovery).
+    var storeRetries: [StoreRetry] = []
+    var storeRetryTimer: Timer?
     /// Connections at once (`maxConnections`, or derived from the open-file limit).
     nonisolated let maxConnections: Int
     /// RLIMIT_NOFILE in force, after raising the soft limit to the hard one.
@@ -87,8 +87,8 @@ public actor Broker {
         sweepTimer = nil
         deadlines?.close()
         deadlines = nil
-        deadlineRetryTimer?.close()
-        deadlineRetryTimer = nil
+        storeRetryTimer?.close()
+        storeRetryTimer = nil
     }
 
     func accept(_ tcp: TCPConnection) {

@@ -30,7 +30,9 @@ extension Broker {
     /// the deadline is tried again, so a missed check-in is never dropped.
     func deadlineMissed(_ userID: String, _ deadline: Int64) {
         withSessions([userID]) { [self] loaded in
-            guard case .success(let loaded) = loaded else { return assumeIsolated { $0.retryLater(userID, deadline) } }
+            guard case .success(let loaded) = loaded else {
+                return assumeIsolated { $0.retryAfterStoreFailure(.missedDeadline(userID: userID, deadline: deadline)) }
+            }
             guard let session = loaded[userID] else { return }
             let responders = session.assumeIsolated { session in
                 session.pin()
@@ -42,30 +44,13 @@ extension Broker {
                         if case .success = respondersLoaded {
                             session.markNonResponsive(missing: deadline)
                         } else {
-                            broker.assumeIsolated { $0.retryLater(userID, deadline) }
+                            let retry = StoreRetry.missedDeadline(userID: userID, deadline: deadline)
+                            broker.assumeIsolated { $0.retryAfterStoreFailure(retry) }
                         }
                         session.unpin()
                     }
                 }
             }
-        }
-    }
-
-    static let deadlineRetryMs: UInt64 = 1_000
-
-    private func retryLater(_ userID: String, _ deadline: Int64) {
-        logger.error("missed check-in not processed: the store could not load its users; retrying",
-                     metadata: ["lifesignal.user": "\(userID)"])
-        deadlineRetries.append((userID, deadline))
-        guard deadlineRetries.count == 1 else { return }  // the timer is already running
-        if deadlineRetryTimer == nil {
-            deadlineRetryTimer = try? Timer(loop: loop)
-            deadlineRetryTimer?.unref()
-        }
-        deadlineRetryTimer?.start(afterMs: Self.deadlineRetryMs) { [unowned self] in
-            let due = deadlineRetries
-            deadlineRetries = []
-            for (userID, deadline) in due { deadlineMissed(userID, deadline) }
         }
     }
 

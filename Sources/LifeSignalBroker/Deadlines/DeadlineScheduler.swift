@@ -44,9 +44,10 @@ final class DeadlineScheduler {
         rearm()
     }
 
-    /// Schedules many at once (start-up): one heap build instead of n inserts.
+    /// Schedules many at once (start-up): one heap build instead of n inserts. A user scheduled
+    /// since the store was read keeps that newer deadline.
     func scheduleAll(_ deadlines: [(userID: String, deadline: Int64)]) {
-        for item in deadlines { live[item.userID] = item.deadline }
+        for item in deadlines where live[item.userID] == nil { live[item.userID] = item.deadline }
         heap = Heap(live.map { Entry(deadline: $0.value, userID: $0.key) })
         rearm()
     }

@@ -4,17 +4,24 @@ import LifeSignalUV
 import Logging
 
 /// The SQLite store, with loads of chosen users failing as a broken disk would: the real read
-/// runs (so completions keep their order) and its answer is replaced by an error.
-final class FailingLoadsStore: BrokerStore {
+/// runs (so completions keep their order) and its answer is replaced by an error. Writes that
+/// change a chosen user's document fail too: nothing of them is written.
+final class FaultyStore: BrokerStore {
     struct InjectedFailure: Error {}
 
     private let base: SQLiteStore
     /// Users whose load fails, and how many loads failed so far.
     let failing = Locked<(users: Set<String>, failed: Int)>(([], 0))
+    /// Users whose document cannot be written, and how many writes failed so far.
+    let failingWrites = Locked<(users: Set<String>, failed: Int)>(([], 0))
 
     init(base: SQLiteStore) { self.base = base }
 
     func submit(_ write: StoreWrite, completion: @escaping @Sendable (Result<StoreWriteResult, Error>) -> Void) {
+        if failsToWrite(write) {
+            // An empty write in its place keeps the completions in order.
+            return base.submit(StoreWrite(changes: [])) { _ in completion(.failure(InjectedFailure())) }
+        }
         guard case .user(let id) = write.query else { return base.submit(write, completion: completion) }
         base.submit(write) { [failing] result in
             let fails = failing.withLock { state in
@@ -26,6 +33,16 @@ final class FailingLoadsStore: BrokerStore {
         }
     }
 
+    private func failsToWrite(_ write: StoreWrite) -> Bool {
+        failingWrites.withLock { state in
+            let fails = write.changes.contains { change in
+                if case .updateUser(let user) = change { state.users.contains(user.id) } else { false }
+            }
+            if fails { state.failed += 1 }
+            return fails
+        }
+    }
+
     func close() { base.close() }
 }
 
@@ -33,7 +50,7 @@ final class FailingLoadsStore: BrokerStore {
 /// can reach its store. Everything else is the real thing: clients connect over TCP.
 final class InProcessBroker: Sendable {
     let loop: EventLoop
-    let store: FailingLoadsStore
+    let store: FaultyStore
     let port: Int
     /// Where its store lives; another broker started on it later finds the same data.
     let directory: String
@@ -52,7 +69,7 @@ final class InProcessBroker: Sendable {
         configuration.dataDirectory = directory
         configure(&configuration)
         let loop = try EventLoop()
-        let store = FailingLoadsStore(base: try SQLiteStore(directory: directory) { work in loop.execute(work) })
+        let store = FaultyStore(base: try SQLiteStore(directory: directory) { work in loop.execute(work) })
         var logger = Logger(label: "test-broker")
         logger.logLevel = .critical
         let broker = Broker(configuration: configuration, store: store, loop: loop, logger: logger)

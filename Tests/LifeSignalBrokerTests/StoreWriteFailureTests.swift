@@ -1,0 +1,80 @@
+import Foundation
+import LifeSignalClient
+import LifeSignalProtocol
+import Testing
+
+/// Every missed deadline fires exactly once even when the store fails to write and recovers
+/// (§8): neither a missed check-in whose write failed nor a check-in that was never stored
+/// leaves the deadline scheduler believing something the store does not.
+/// The time limit is a guard against a hang, not a timing assertion.
+@Suite(.timeLimit(.minutes(5)))
+struct StoreWriteFailureTests {
+    /// Bob watches over Alice, whose check-in interval is `interval` seconds; both online.
+    struct Cast {
+        let broker: InProcessBroker
+        let alice: LifeSignalClient
+        let aliceID: String
+        let bob: LifeSignalClient
+
+        init(interval: Int64) async throws {
+            broker = try InProcessBroker { $0.minCheckInIntervalSec = 1 }
+            let alice = try await LifeSignalClient.register(host: "127.0.0.1", port: broker.port, name: "Alice")
+            let bob = try await LifeSignalClient.register(host: "127.0.0.1", port: broker.port, name: "Bob")
+            aliceID = alice.user.id
+            self.alice = try LifeSignalClient(configuration: ClientConfiguration(
+                port: broker.port, userID: alice.user.id, token: alice.token, deviceID: "phone"))
+            self.bob = try LifeSignalClient(configuration: ClientConfiguration(
+                port: broker.port, userID: bob.user.id, token: bob.token, deviceID: "phone"))
+            try await self.alice.connect()
+            try await self.bob.connect()
+            _ = try await self.bob.addContact(qrCode: alice.user.qrCode, isResponder: false, isDependent: true)
+            _ = try await self.alice.updateProfile(checkInIntervalSec: interval)
+        }
+
+        var missedCheckIns: Int {
+            get async { await bob.state?.notifications.filter { $0.type == .nonResponsive }.count ?? 0 }
+        }
+
+        func close() async {
+            await alice.close()
+            await bob.close()
+            broker.stop()
+        }
+    }
+
+    @Test func aMissedCheckInWhoseWriteFailedFiresOnceTheStoreRecovers() async throws {
+        let cast = try await Cast(interval: 2)
+        _ = try await cast.alice.checkIn()
+        cast.broker.store.failingWrites.withLock { $0.users = [cast.aliceID] }
+        #expect(await poll { cast.broker.store.failingWrites.withLock { $0.failed } >= 2 },
+                "the missed check-in was not tried again while the store failed")
+        #expect(await cast.missedCheckIns == 0)
+
+        cast.broker.store.failingWrites.withLock { $0.users = [] }
+        #expect(await poll { await cast.missedCheckIns == 1 }, "the missed check-in was dropped")
+        try await Task.sleep(for: .seconds(2))
+        #expect(await cast.missedCheckIns == 1, "the missed check-in fired more than once")
+        await cast.close()
+    }
+
+    @Test func aCheckInThatWasNotStoredLeavesTheStoredDeadline() async throws {
+        let cast = try await Cast(interval: 3)
+        _ = try await cast.alice.checkIn()
+        cast.broker.store.failingWrites.withLock { $0.users = [cast.aliceID] }
+        // The second check-in is refused: the stored deadline is still the first one's.
+        await #expect(throws: LifeSignalClientError.self) { _ = try await cast.alice.checkIn() }
+        cast.broker.store.failingWrites.withLock { $0.users = [] }
+        #expect(await poll { await cast.missedCheckIns == 1 }, "the stored deadline never fired")
+        await cast.close()
+    }
+
+    /// Polls `condition` until it holds; false if it never did within 30 s.
+    private func poll(_ condition: () async -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < deadline {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return await condition()
+    }
+}
