@@ -1,3 +1,4 @@
+import DequeModule
 import LifeSignalProtocol
 import LifeSignalUV
 import Logging
@@ -42,6 +43,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         self.broker = broker
         decoder = FrameDecoder(maxFrameBytes: configuration.maxFrameBytes)
         maxOutboundBytes = configuration.maxOutboundBytes
+        maxHeldBytes = 4 * configuration.maxFrameBytes
         requestBudget = TokenBucket(ratePerSecond: configuration.requestRate, burst: configuration.requestBurst)
         openedAtMs = tcp.loop.cachedNowMs
         lastHeardMs = openedAtMs
@@ -75,25 +77,42 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         do {
             request = try Request.parse(body)
         } catch {
-            respond(error: admitted ? error.error : Self.rateLimited, rid: error.rid)
-            return
+            return take(.refusal(admitted ? error.error : Self.rateLimited, rid: error.rid), size: body.count)
         }
-        guard admitted else {
-            // Answered in its place with its rid, and not run (§9).
-            respond(error: Self.rateLimited, rid: request.rid)
-            return
-        }
-        route(request)
+        // Answered in its place with its rid, and not run (§9).
+        take(admitted ? .request(request) : .refusal(Self.rateLimited, rid: request.rid), size: body.count)
     }
 
     private static let rateLimited = ProtocolError(.rateLimited, "over this connection's request rate")
 
-    /// Sends `request` wherever the connection's phase says it belongs.
-    func route(_ request: Request) {
-        if holds > 0 {
-            heldRequests.append(request)
+    /// What a frame asks for: a request to run, or an answer it gets without running.
+    enum Incoming {
+        case request(Request)
+        case refusal(ProtocolError, rid: Int64?)
+    }
+
+    /// Runs or answers a frame now, or, while an earlier request is being prepared, after it:
+    /// answers leave in the order their frames came (§2), a refusal included.
+    private func take(_ incoming: Incoming, size: Int) {
+        guard holds == 0 else {
+            held.append((incoming, size))
+            heldBytes += size
+            if heldBytes > maxHeldBytes, !isReadingPaused {
+                // Bounded: a device that pipelines faster than its requests are prepared waits in
+                // TCP's flow control instead of in the broker's memory.
+                isReadingPaused = true
+                tcp.stopReading()
+            }
             return
         }
+        switch incoming {
+        case .request(let request): route(request)
+        case .refusal(let error, let rid): respond(error: error, rid: rid)
+        }
+    }
+
+    /// Sends `request` wherever the connection's phase says it belongs.
+    func route(_ request: Request) {
         switch phase {
         case .awaitingHello:
             broker.assumeIsolated { $0.handleUnauthenticated(request, from: self) }
@@ -105,10 +124,14 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         }
     }
 
-    /// Preparations under way (a hello's check, a query, then a load: they may nest) and what
-    /// arrived meanwhile.
+    /// Preparations under way (a hello's check, a query, then a load: they may nest) and the
+    /// frames that arrived meanwhile, with their sizes.
     private var holds = 0
-    private var heldRequests: [Request] = []
+    private var held = Deque<(incoming: Incoming, size: Int)>()
+    private var heldBytes = 0
+    /// Frame bytes held at which reading pauses until they have run.
+    private let maxHeldBytes: Int
+    private var isReadingPaused = false
 
     /// Holds this connection's next requests until the matching `releaseRequests()`: a request
     /// whose preparation is under way must run before the ones after it (§2).
@@ -117,8 +140,15 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     func releaseRequests() {
         holds -= 1
         // A released request may be prepared in turn and hold again: the rest stay queued behind it.
-        while holds == 0, !heldRequests.isEmpty, !isClosing {
-            route(heldRequests.removeFirst())
+        while holds == 0, !held.isEmpty, !isClosing {
+            let (incoming, size) = held.removeFirst()
+            heldBytes -= size
+            take(incoming, size: size)
+        }
+        if isReadingPaused, holds == 0 || heldBytes <= maxHeldBytes / 2, !isClosing {
+            isReadingPaused = false
+            lastHeardMs = tcp.loop.cachedNowMs
+            tcp.startReading()
         }
     }
 
