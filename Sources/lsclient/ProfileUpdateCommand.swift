@@ -17,8 +17,10 @@ struct ProfileUpdateCommand: AsyncParsableCommand {
     @Flag(help: "Remove the phone number.")
     var clearPhone = false
 
-    @Option(name: .customLong("interval"), help: "Check-in interval in seconds.")
-    var interval: Int64?
+    @Option(
+        name: .customLong("interval"),
+        help: "Check-in interval: 90s, 30m, 1h, 2d, 1h30m, or plain seconds (the broker allows 60s to 30d by default).")
+    var interval: CheckInInterval?
 
     @Option(help: "Push notifications: on or off.")
     var push: OnOff?
@@ -57,7 +59,7 @@ struct ProfileUpdateCommand: AsyncParsableCommand {
         if let name { fields["name"] = .string(name) }
         if let phone { fields["phone"] = .string(phone) }
         if clearPhone { fields["phone"] = .null }
-        if let interval { fields["checkInIntervalSec"] = .int(interval) }
+        if let interval { fields["checkInIntervalSec"] = .int(interval.seconds) }
         // Only the preference fields given: the broker merges them into the current ones.
         var preferences: JSONObject = [:]
         if let push { preferences["push"] = .bool(push == .on) }
