@@ -56,14 +56,15 @@ struct EventPrinter {
         switch name {
         case EventName.userUpdated:
             if let user = object["user"].flatMap({ try? User(json: $0) }) {
-                return "you" + note(Self.changes(from: before?.user, to: user)) + ": " + self.user(user)
+                return "you" + ChangeNotes.note(ChangeNotes.changes(from: before?.user, to: user)) + ": "
+                    + self.user(user)
             }
         case EventName.contactUpdated:
             if let contact = object["contact"].flatMap({ try? Contact(json: $0) }) {
                 guard let previous = before?.contacts[contact.id] else {
                     return "contact added: " + Readable.contact(contact, clock: clock)
                 }
-                return "contact updated" + note(Self.changes(from: previous, to: contact)) + ": "
+                return "contact updated" + ChangeNotes.note(ChangeNotes.changes(from: previous, to: contact)) + ": "
                     + Readable.contact(contact, clock: clock)
             }
         case EventName.contactRemoved:
@@ -96,54 +97,13 @@ struct EventPrinter {
         return "\(name): " + String(decoding: data.serialized(), as: UTF8.self)
     }
 
-    /// " (checked in, ALERT raised)", or nothing when no change is known.
-    private func note(_ changes: [String]) -> String {
-        changes.isEmpty ? "" : " (" + changes.joined(separator: ", ") + ")"
-    }
-
-    /// What an update changed in the user's own document, so the line says why it was sent.
-    private static func changes(from old: User?, to new: User) -> [String] {
-        guard let old else { return [] }
-        var changes: [String] = []
-        if old.name != new.name { changes.append("renamed from \(old.name)") }
-        if old.phone != new.phone { changes.append("phone changed") }
-        if old.qrCode != new.qrCode { changes.append("new QR code") }
-        if old.checkInIntervalSec != new.checkInIntervalSec { changes.append("check-in interval changed") }
-        if old.lastCheckInAt != new.lastCheckInAt { changes.append("checked in") }
-        if !old.isNonResponsive && new.isNonResponsive { changes.append("MISSED CHECK-IN") }
-        if old.alert == nil, new.alert != nil { changes.append("ALERT raised") }
-        if old.alert != nil, new.alert == nil { changes.append("alert cancelled") }
-        if old.preferences != new.preferences { changes.append("preferences changed") }
-        return changes
-    }
-
-    /// What an update changed in a contact: a new role, a ping, a check-in, an alert.
-    private static func changes(from old: Contact, to new: Contact) -> [String] {
-        var changes: [String] = []
-        if old.name != new.name { changes.append("renamed from \(old.name)") }
-        if old.role != new.role { changes.append("now " + Readable.role(new.role)) }
-        if old.incomingPingAt != new.incomingPingAt {
-            changes.append(new.incomingPingAt == nil ? "their ping cleared" : "pinged you")
-        }
-        if old.outgoingPingAt != new.outgoingPingAt {
-            changes.append(new.outgoingPingAt == nil ? "your ping cleared" : "you pinged")
-        }
-        // These fields are filled only for a dependent: one who just became one did not just check in.
-        guard old.isDependent && new.isDependent else { return changes }
-        if old.lastCheckInAt != new.lastCheckInAt { changes.append("checked in") }
-        if !old.isNonResponsive && new.isNonResponsive { changes.append("MISSED CHECK-IN") }
-        if !old.hasActiveAlert && new.hasActiveAlert { changes.append("ALERT raised") }
-        if old.hasActiveAlert && !new.hasActiveAlert { changes.append("alert over") }
-        return changes
-    }
-
     /// `Alice — check-in every 1d; checked in just now, due in 1d; ALERT since just now: "help"`.
     private func user(_ user: User) -> String {
         var items = ["check-in every \(Readable.duration(seconds: user.checkInIntervalSec))"]
         var checkIn = user.lastCheckInAt.map { "checked in \(clock.ago($0))" } ?? "never checked in"
         if let deadline = user.checkInDeadline { checkIn += ", due \(clock.until(deadline))" }
         items.append(checkIn)
-        if user.isNonResponsive { items.append("MISSED CHECK-IN") }
+        if user.isNonResponsive { items.append(Style.alarm("MISSED CHECK-IN")) }
         if let alert = user.alert { items.append(Readable.alert(alert, clock: clock)) }
         return "\(user.name) — " + items.joined(separator: "; ")
     }

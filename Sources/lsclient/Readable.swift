@@ -1,12 +1,6 @@
 import LifeSignalClient
 import LifeSignalProtocol
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Text for people (the default output).
 enum Readable {
     static func user(_ user: User, clock: RelativeTime) -> String {
@@ -22,18 +16,18 @@ enum Readable {
                 + (user.preferences.mutedTypes.isEmpty
                     ? "" : ", muted: " + user.preferences.mutedTypes.map(\.rawValue).joined(separator: ",")),
         ]
-        if user.isNonResponsive { lines.append("  NON-RESPONSIVE: missed a check-in") }
+        if user.isNonResponsive { lines.append("  " + Style.alarm("NON-RESPONSIVE: missed a check-in")) }
         if let alert = user.alert { lines.append("  " + self.alert(alert, clock: clock)) }
         lines.append("  created:     \(time(user.createdAt))")
         return lines.joined(separator: "\n")
     }
 
-    /// `ALERT since 3m ago: "message"`.
+    /// `ALERT since 3m ago: "message"`, in bold red on a terminal.
     static func alert(_ alert: AlertInfo, clock: RelativeTime) -> String {
-        "ALERT since \(clock.ago(alert.startedAt))" + (alert.message.map { ": \"\($0)\"" } ?? "")
+        Style.alarm("ALERT since \(clock.ago(alert.startedAt))" + (alert.message.map { ": \"\($0)\"" } ?? ""))
     }
 
-    /// `Bob — your dependent; pinged you (just now); checked in 2h ago, due in 22h`, with the id
+    /// `Bob — your dependent; ALERT since 1m ago: "fell"; checked in 2h ago, due in 22h`, with the id
     /// after the name where the reader may need it for a command.
     static func contact(_ contact: Contact, clock: RelativeTime, showID: Bool = false) -> String {
         var items = [role(contact.role)]
@@ -41,8 +35,8 @@ enum Readable {
         if let at = contact.outgoingPingAt { items.append("you pinged (\(clock.ago(at))), no answer yet") }
         // The broker fills these only for a dependent (PROTOCOL.md §4): elsewhere they say nothing.
         if contact.isDependent {
-            if contact.hasActiveAlert { items.append("ALERT") }
-            if contact.isNonResponsive { items.append("MISSED CHECK-IN") }
+            if let alert = contact.alert { items.append(self.alert(alert, clock: clock)) }
+            if contact.isNonResponsive { items.append(Style.alarm("MISSED CHECK-IN")) }
             var checkIn = contact.lastCheckInAt.map { "checked in \(clock.ago($0))" } ?? "never checked in"
             if let deadline = contact.checkInDeadline { checkIn += ", due \(clock.until(deadline))" }
             items.append(checkIn)
@@ -62,16 +56,20 @@ enum Readable {
     }
 
     /// `● ping  Ping — Bob pinged you.  (just now)`: ● unread, ○ read; the id last, for `read ID`.
+    /// An unread alert or missed check-in is in bold red on a terminal.
     static func notification(
         _ notification: LifeSignalProtocol.Notification, clock: RelativeTime, showID: Bool = false
     ) -> String {
-        "\(notification.isRead ? "○" : "●") " + notificationBody(notification, clock: clock)
-            + (showID ? "  \(notification.id)" : "")
+        let line = "\(notification.isRead ? "○" : "●") " + notificationBody(notification, clock: clock)
+        let urgent = !notification.isRead && [.alert, .nonResponsive].contains(notification.type)
+        return (urgent ? Style.alarm(line) : line) + (showID ? "  \(notification.id)" : "")
     }
 
-    /// The notification without its read marker: `ping  Ping — Bob pinged you.  (just now)`.
+    /// The notification without its read marker: `ping  Ping — Bob pinged you.  (just now)`; an
+    /// alert's own words follow the broker's sentence: `… emergency alert. "fell on the stairs"`.
     static func notificationBody(_ notification: LifeSignalProtocol.Notification, clock: RelativeTime) -> String {
-        "\(notification.type.rawValue)  \(notification.title) — \(notification.message)  "
+        let alertMessage = notification.type == .alert ? notification.alertData?.message.map { " \"\($0)\"" } : nil
+        return "\(notification.type.rawValue)  \(notification.title) — \(notification.message)\(alertMessage ?? "")  "
             + "(\(clock.ago(notification.timestamp)))"
     }
 
@@ -96,35 +94,4 @@ enum Readable {
     static func count(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
-
-    /// "1d", "2h30m", "90s".
-    static func duration(seconds: Int64) -> String {
-        if seconds % 86_400 == 0 { return "\(seconds / 86_400)d" }
-        if seconds % 3_600 == 0 { return "\(seconds / 3_600)h" }
-        if seconds % 60 == 0 { return "\(seconds / 60)m" }
-        return "\(seconds)s"
-    }
-
-    /// UTC, to the second: "2025-11-22 05:13:20Z".
-    static func time(_ milliseconds: Int64) -> String {
-        guard let parts = utc(milliseconds) else { return "\(milliseconds)" }
-        return "\(date(parts)) \(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
-    }
-
-    /// UTC: "2025-11-22".
-    static func date(_ milliseconds: Int64) -> String {
-        utc(milliseconds).map(date) ?? "\(milliseconds)"
-    }
-
-    private static func date(_ parts: tm) -> String {
-        "\(parts.tm_year + 1900)-\(pad(parts.tm_mon + 1))-\(pad(parts.tm_mday))"
-    }
-
-    private static func utc(_ milliseconds: Int64) -> tm? {
-        var seconds = time_t(milliseconds / 1000)
-        var parts = tm()
-        return gmtime_r(&seconds, &parts) != nil ? parts : nil
-    }
-
-    private static func pad(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
 }

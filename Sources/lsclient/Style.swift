@@ -1,0 +1,23 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Colour for a person at a terminal: alerts and missed check-ins in bold red, so they stand out in
+/// a scrolling `watch`. Only when standard output is a terminal and NO_COLOR is not set
+/// (https://no-color.org), so pipes, files and tests always get plain text.
+enum Style {
+    static let isEnabled = isEnabled(
+        isTerminal: isatty(1) != 0, noColor: Environment.value("NO_COLOR"), term: Environment.value("TERM"))
+
+    /// The decision, apart from the process it is made for.
+    static func isEnabled(isTerminal: Bool, noColor: String?, term: String?) -> Bool {
+        isTerminal && noColor == nil && term != "dumb"
+    }
+
+    /// Bold red when colour is on.
+    static func alarm(_ text: String, enabled: Bool = isEnabled) -> String {
+        enabled ? "\u{1B}[1;31m" + text + "\u{1B}[0m" : text
+    }
+}
