@@ -170,14 +170,16 @@ extension LifeSignalClient {
     /// After a failed attempt or a lost connection: report it, then reconnect unless the reason is final.
     private func attemptEnded(reason: LifeSignalClientError) {
         let wasLive = lifecycle == .live
-        let retry = configuration.reconnect.isEnabled && hasBeenLive && !Self.isFinal(reason)
-        resumeConnectWaiters(with: .failure(reason))
+        let policy = configuration.reconnect
+        let retry = policy.isEnabled && (hasBeenLive || policy.retriesFirstConnect) && !Self.isFinal(reason)
+        // A first connect() that waits for the broker goes on waiting through the retries.
+        if hasBeenLive || !retry { resumeConnectWaiters(with: .failure(reason)) }
         // One `disconnected` per outage: on leaving live, and when giving up; not per failed retry.
         if wasLive || (hasBeenLive && !retry) {
             eventSink.yield(.disconnected(error: reason, willReconnect: retry))
         }
         if retry {
-            scheduleReconnect()
+            scheduleReconnect(after: reason)
         } else {
             lifecycle = .idle
         }
@@ -191,7 +193,7 @@ extension LifeSignalClient {
 
     // MARK: - Reconnecting
 
-    private func scheduleReconnect() {
+    private func scheduleReconnect(after reason: LifeSignalClientError) {
         lifecycle = .waitingToReconnect
         let delay = backoff.nextDelayMs()
         do {
@@ -199,6 +201,7 @@ extension LifeSignalClient {
                 self?.assumeIsolated { $0.reconnectTimerFired() }
             }
             logger.debug("reconnecting later", metadata: ["lifesignal.delayMs": "\(delay)"])
+            eventSink.yield(.reconnecting(attempt: backoff.attempt, delayMs: delay, error: reason))
         } catch {
             logger.error("cannot schedule a reconnect", metadata: ["lifesignal.error": "\(error)"])
             lifecycle = .idle

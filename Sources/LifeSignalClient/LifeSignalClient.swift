@@ -20,7 +20,8 @@ public actor LifeSignalClient {
     /// The device's state: nil until the first snapshot (or the configured `initialState`).
     public internal(set) var state: DeviceState?
     var lifecycle = ClientLifecycle.idle
-    /// Reconnect only a client that has been live: a first `connect()` reports its failure instead.
+    /// Reconnect only a client that has been live: a first `connect()` reports its failure instead
+    /// (unless `ReconnectPolicy.retriesFirstConnect`).
     var hasBeenLive = false
     var link: ClientLink?
     /// Bumped per connection attempt, so a late connect completion for an abandoned attempt is ignored.
@@ -66,7 +67,8 @@ public actor LifeSignalClient {
     public var isConnected: Bool { lifecycle == .live }
 
     /// Connects, says `hello` (resuming from `state.lastSeq` if there is a state) and returns once the
-    /// catch-up is applied. Connection drops after that reconnect automatically (`ReconnectPolicy`).
+    /// catch-up is applied. Connection drops after that reconnect automatically (`ReconnectPolicy`);
+    /// so does a broker out of reach at first, with `ReconnectPolicy.retriesFirstConnect`.
     /// - Throws: `LifeSignalClientError`: `.connectionFailed`, `.server` (e.g. `unauthenticated`), …
     @discardableResult
     public func connect() async throws -> HelloResult {

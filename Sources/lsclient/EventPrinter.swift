@@ -8,6 +8,7 @@ import LifeSignalProtocol
 struct EventPrinter {
     var clock: RelativeTime
     private var state: DeviceState?
+    private var hasConnected = false
 
     init(state: DeviceState?, clock: RelativeTime) {
         self.state = state
@@ -18,6 +19,7 @@ struct EventPrinter {
         switch event {
         case .connected(let hello):
             clock.sync(serverTime: hello.serverTime)
+            hasConnected = true
             let unread = state.map { ", \($0.unreadCount) unread" } ?? ""
             return ["connected as \(hello.user.name) (seq \(hello.lastSeq))\(unread)"]
         case .snapshot(let snapshot):
@@ -29,8 +31,10 @@ struct EventPrinter {
             try? state?.apply(seq: seq, name: name, data: data)
             return [eventLine(name: name, data: data, before: before)]
         case .disconnected(let error, let willReconnect):
-            let reason = error.map { "\($0)" } ?? "closed"
-            return ["disconnected: \(reason)" + (willReconnect ? "; reconnecting" : "")]
+            return [ConnectionLines.disconnected(error, willReconnect: willReconnect, nowMs: clock.nowMs)]
+        case .reconnecting(let attempt, let delayMs, let error):
+            return [ConnectionLines.reconnecting(
+                attempt: attempt, delayMs: delayMs, error: error, wasConnected: hasConnected, nowMs: clock.nowMs)]
         }
     }
 

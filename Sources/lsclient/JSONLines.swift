@@ -19,6 +19,11 @@ enum JSONLines {
         ["type": "disconnected", "error": error.map(Self.error) ?? .null, "willReconnect": .bool(willReconnect)]
     }
 
+    static func reconnecting(attempt: Int, delayMs: UInt64, error: LifeSignalClientError) -> JSONValue {
+        ["type": "reconnecting", "attempt": .int(Int64(attempt)), "delayMs": .int(Int64(delayMs)),
+         "error": Self.error(error)]
+    }
+
     /// The fields of an `ok`, or whatever a command reports as its result.
     static func result(_ fields: JSONObject) -> JSONValue {
         typed("result", fields)
@@ -39,6 +44,8 @@ enum JSONLines {
         case .snapshot(let snapshot): return self.snapshot(snapshot)
         case .connected(let hello): return connected(hello)
         case .disconnected(let error, let willReconnect): return disconnected(error: error, willReconnect: willReconnect)
+        case .reconnecting(let attempt, let delayMs, let error):
+            return reconnecting(attempt: attempt, delayMs: delayMs, error: error)
         }
     }
 

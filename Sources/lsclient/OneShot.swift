@@ -28,7 +28,7 @@ enum OneShot {
                 for await event in client.events {
                     switch event {
                     case .event, .snapshot: Console.json(JSONLines.line(for: event))
-                    case .connected, .disconnected: break
+                    case .connected, .disconnected, .reconnecting: break
                     }
                 }
             }

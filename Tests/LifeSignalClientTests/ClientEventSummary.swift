@@ -8,6 +8,7 @@ func summary(_ event: ClientEvent) -> String {
     case .event(let seq, let name, _): return "event \(seq) \(name)"
     case .disconnected(let error, let willReconnect):
         return "disconnected \(error?.code ?? "-")" + (willReconnect ? " retrying" : " final")
+    case .reconnecting(let attempt, _, let error): return "reconnecting \(attempt) \(error.code)"
     }
 }
 

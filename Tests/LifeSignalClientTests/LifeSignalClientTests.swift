@@ -110,6 +110,7 @@ struct LifeSignalClientTests {
         try await client.connect()
         #expect(await events.summaries(throughConnected: 2) == [
             "snapshot 10", "connected 10", "event 11 contact.removed", "disconnected connection_lost retrying",
+            "reconnecting 1 connection_lost",
             "event 12 notifications.readAll", "event 13 contact.removed", "connected 13",
         ])
         #expect(notes.recorded(op: "hello").map { $0["resume"] } == [nil, 11])
@@ -140,7 +141,7 @@ struct LifeSignalClientTests {
         var events = client.events.makeAsyncIterator()
         try await client.connect()
         #expect(await events.summaries(throughConnected: 2) == [
-            "snapshot 10", "connected 10", "disconnected sequence_gap retrying",
+            "snapshot 10", "connected 10", "disconnected sequence_gap retrying", "reconnecting 1 sequence_gap",
             "event 11 notifications.readAll", "event 12 contact.removed", "connected 12",
         ])
         #expect(notes.recorded(op: "hello").first?["resume"] == 10)
@@ -170,7 +171,8 @@ struct LifeSignalClientTests {
             return false
         }
         #expect(await events.summaries(throughConnected: 2) == [
-            "snapshot 10", "connected 10", "disconnected connection_lost retrying", "connected 10",
+            "snapshot 10", "connected 10", "disconnected connection_lost retrying", "reconnecting 1 connection_lost",
+            "connected 10",
         ])
         await client.close()
     }

@@ -14,14 +14,17 @@ final class FakeBroker: Sendable {
     private let listener: Int32
 
     /// Serves one script per connection, in order; connections beyond the scripts are closed.
-    init(scripts: [Script]) throws {
+    /// `port` 0 picks a free one; another is for a broker that comes back where a client expects it.
+    init(port requested: Int = 0, scripts: [Script]) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw FakeBrokerError("socket failed") }
         self.listener = listener
+        var reuse: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
+        address.sin_port = UInt16(requested).bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
