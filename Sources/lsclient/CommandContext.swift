@@ -21,23 +21,10 @@ struct CommandContext {
         broker = try globals.brokerAddress(profile: profile)
     }
 
-    /// The saved state, or nil. A damaged file is reported and ignored: a snapshot rebuilds it.
-    func loadState() -> DeviceState? {
-        do {
-            return try store.loadState(profile: profileName, device: device)
-        } catch {
-            Console.err("warning: \(error); starting from a snapshot")
-            return nil
-        }
-    }
+    var stateFile: StateFile { StateFile(store: store, profile: profileName, device: device) }
 
     func saveState(_ state: DeviceState?) {
-        guard let state else { return }
-        do {
-            try store.saveState(state, profile: profileName, device: device)
-        } catch {
-            Console.err("warning: \(error)")
-        }
+        stateFile.save(state)
     }
 
     func makeClient(reconnect: ReconnectPolicy) throws -> LifeSignalClient {
@@ -48,7 +35,7 @@ struct CommandContext {
             token: profile.token,
             deviceID: device,
             // No platform in hello: it would overwrite the one `device register --platform` stored.
-            initialState: loadState(),
+            initialState: stateFile.load(),
             reconnect: reconnect)
         return try LifeSignalClient(configuration: configuration, logger: Self.logger())
     }

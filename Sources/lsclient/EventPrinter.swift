@@ -5,9 +5,15 @@ import LifeSignalProtocol
 /// prints it: `notification.deleted` and `contact.removed` carry only an id, and the copy still
 /// knows what that id was. (The client's state may already be further ahead than the line being
 /// printed, so it cannot serve.)
+///
+/// Events of a catch-up (replayed after a connect, before its "connected" line) start with
+/// `[missed]`, with the time they happened where the event says it, so that old news does not
+/// read as new.
 struct EventPrinter {
     var clock: RelativeTime
     private var state: DeviceState?
+    /// Until "connected", and again after a disconnection: the events are a catch-up.
+    private var isCatchingUp = true
     private var hasConnected = false
 
     init(state: DeviceState?, clock: RelativeTime) {
@@ -19,6 +25,7 @@ struct EventPrinter {
         switch event {
         case .connected(let hello):
             clock.sync(serverTime: hello.serverTime)
+            isCatchingUp = false
             hasConnected = true
             let unread = state.map { ", \($0.unreadCount) unread" } ?? ""
             return ["connected as \(hello.user.name) (seq \(hello.lastSeq))\(unread)"]
@@ -29,13 +36,26 @@ struct EventPrinter {
             let before = state
             // The client has applied this already, so it applies here too; if not, the line still prints.
             try? state?.apply(seq: seq, name: name, data: data)
-            return [eventLine(name: name, data: data, before: before)]
+            let line = eventLine(name: name, data: data, before: before)
+            return [isCatchingUp ? Self.missedMark(at: Self.time(ofEvent: name, data: data)) + line : line]
         case .disconnected(let error, let willReconnect):
+            isCatchingUp = true
             return [ConnectionLines.disconnected(error, willReconnect: willReconnect, nowMs: clock.nowMs)]
         case .reconnecting(let attempt, let delayMs, let error):
             return [ConnectionLines.reconnecting(
                 attempt: attempt, delayMs: delayMs, error: error, wasConnected: hasConnected, nowMs: clock.nowMs)]
         }
+    }
+
+    /// `[missed 2025-11-22 05:13:20Z] `, or `[missed] ` when the event does not say when.
+    private static func missedMark(at time: Int64?) -> String {
+        "[missed" + (time.map { " " + Readable.time($0) } ?? "") + "] "
+    }
+
+    /// When what an event reports happened, where the event carries it: a notification's time.
+    private static func time(ofEvent name: String, data: JSONValue) -> Int64? {
+        guard name == EventName.notificationAdded else { return nil }
+        return data.objectValue?["notification"]?.objectValue?["timestamp"]?.intValue
     }
 
     /// The summary, then each unread notification the snapshot holds.
@@ -46,7 +66,7 @@ struct EventPrinter {
                 + "\(Readable.count(snapshot.notifications.count, "notification")), \(snapshot.unreadCount) unread"
         ]
         let unread = snapshot.notifications.filter { !$0.isRead }
-        lines += unread.map { "  " + Readable.notification($0, clock: clock) }
+        lines += unread.map { "  " + Self.missedMark(at: $0.timestamp) + Readable.notification($0, clock: clock) }
         // The snapshot carries only the newest notifications; older unread ones exist but are not here.
         if snapshot.unreadCount > unread.count, let oldest = snapshot.notifications.last {
             let older = snapshot.unreadCount - unread.count

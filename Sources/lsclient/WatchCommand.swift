@@ -7,9 +7,12 @@ struct WatchCommand: AsyncParsableCommand {
         commandName: "watch",
         abstract: "Stay connected and print the catch-up, then every event as it arrives.",
         discussion: """
-            Prints the catch-up (the missed events, or a snapshot), a "connected" line once caught up, \
-            then live events, until SIGINT/SIGTERM, --count or --for-ms. Reconnects with resume when the \
-            connection drops. The state is saved as it goes and on exit.
+            Prints the catch-up (the missed events, each marked [missed], or a snapshot), a "connected" \
+            line once caught up, then live events, until SIGINT/SIGTERM, --count or --for-ms. When the \
+            connection drops it says so and when the next try is, and reconnects with resume. A broker \
+            that cannot be reached at the start is a connection failure (exit 2), unless --wait is given. \
+            The state is saved once caught up, within a second of each event, and on exit, so a watch \
+            that is killed shows again at most the last second's events.
             """)
 
     @OptionGroup var globals: GlobalOptions
@@ -20,6 +23,9 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(name: .customLong("for-ms"), help: "Exit after this many milliseconds.")
     var forMs: UInt64?
 
+    @Flag(help: "If the broker cannot be reached at the start, keep trying until it can (as after a drop).")
+    var wait = false
+
     func validate() throws {
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
     }
@@ -27,7 +33,9 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         try await Failure.reporting {
             let context = try CommandContext(globals)
-            let client = try context.makeClient(reconnect: .default)
+            let client = try context.makeClient(reconnect: ReconnectPolicy(retriesFirstConnect: wait))
+            let stateFile = context.stateFile
+            let autosave = StateAutosave(read: { await client.state }, write: { stateFile.save($0) })
             let trap = SignalTrap { Task { await Self.stop(client) } }
             defer { trap.cancel() }
             let deadline = forMs.map { milliseconds in
@@ -40,32 +48,34 @@ struct WatchCommand: AsyncParsableCommand {
 
             // Before connecting: the printer follows the catch-up from the state it starts from.
             var printer = EventPrinter(state: await client.state, clock: RelativeTime())
-            do {
-                let hello = try await client.connect()
-                printer.clock.sync(serverTime: hello.serverTime)
-            } catch LifeSignalClientError.closed {
-                // Stopped by a signal or --for-ms while connecting: keep what the catch-up applied.
-                context.saveState(await client.state)
-                return
-            } catch {
-                context.saveState(await client.state)
-                await client.close()
-                throw error
-            }
-            let failure = await printEvents(of: client, context: context, printer: &printer)
+            // Connecting runs beside the printing, so that a watch waiting for its broker says so.
+            let connecting = Task { await Self.connect(client) }
+            let lost = await printEvents(of: client, autosave: autosave, printer: &printer)
             await Self.stop(client)
-            context.saveState(await client.state)
-            if let failure { throw failure }
+            await autosave.saveNow()
+            if let failure = await connecting.value ?? lost { throw failure }
+        }
+    }
+
+    /// The error that stopped the first connect, if one did; the client is then closed, which ends
+    /// its event stream.
+    private static func connect(_ client: LifeSignalClient) async -> LifeSignalClientError? {
+        do {
+            try await client.connect()
+            return nil
+        } catch LifeSignalClientError.closed {
+            return nil  // stopped by a signal or --for-ms while connecting
+        } catch {
+            await client.close()
+            return error as? LifeSignalClientError ?? .connectionFailed("\(error)")
         }
     }
 
     /// Prints until the stream ends or `--count` is reached; returns the error that ended the session
     /// for good, if one did.
-    private func printEvents(of client: LifeSignalClient, context: CommandContext, printer: inout EventPrinter) async
-        -> LifeSignalClientError?
+    private func printEvents(of client: LifeSignalClient, autosave: StateAutosave, printer: inout EventPrinter)
+        async -> LifeSignalClientError?
     {
-        let clock = ContinuousClock()
-        var lastSave = clock.now
         var eventLines = 0
         for await event in client.events {
             if case .disconnected(nil, _) = event { continue }  // our own bye or close: not news
@@ -76,17 +86,17 @@ struct WatchCommand: AsyncParsableCommand {
             }
             switch event {
             case .event:
+                await autosave.changed()
                 eventLines += 1
                 if let count, eventLines >= count { return nil }
+            case .snapshot:
+                await autosave.changed()
+            case .connected:
+                await autosave.saveNow()  // the catch-up is complete
             case .disconnected(let error?, false):
                 return error
             default:
                 break
-            }
-            // A killed watch then resumes from at most a second back.
-            if clock.now - lastSave >= .seconds(1) {
-                context.saveState(await client.state)
-                lastSave = clock.now
             }
         }
         return nil
