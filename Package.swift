@@ -38,6 +38,11 @@ let package = Package(
             name: "LifeSignalProtocol",
             swiftSettings: strictSwift6
         ),
+        // The release both executables report with --version: one constant, so they never disagree.
+        .target(
+            name: "LifeSignalVersion",
+            swiftSettings: strictSwift6
+        ),
         // The fuzz harness, shared by lsfuzz and the seeded run in LifeSignalProtocolTests.
         .target(
             name: "LifeSignalFuzzing",
@@ -72,6 +77,7 @@ let package = Package(
                 "LifeSignalBroker",
                 "LifeSignalProtocol",
                 "LifeSignalUV",
+                "LifeSignalVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -83,6 +89,7 @@ let package = Package(
                 "LifeSignalClient",
                 "LifeSignalProtocol",
                 "LifeSignalUV",
+                "LifeSignalVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),

@@ -14,7 +14,9 @@ struct Pushes: ParsableCommand {
             the FCM HTTP v1 message (the body sent is {"message": …}).
             """)
 
-    @Option(name: .customLong("data-dir"), help: "Directory of the SQLite store. [env: LSBROKER_DATA_DIR]")
+    @Option(
+        name: .customLong("data-dir"),
+        help: .setting("Directory of the SQLite store.", env: "DATA_DIR", default: Serve.defaults.dataDirectory))
     var dataDirectory: String?
     @Option(help: "Only the pushes of this user id.")
     var user: String?
@@ -34,7 +36,7 @@ struct Pushes: ParsableCommand {
 
     func run() throws {
         let directory = try Environment(ProcessInfo.processInfo.environment)
-            .resolve(dataDirectory, "DATA_DIR", BrokerConfiguration().dataDirectory)
+            .resolve(dataDirectory, "DATA_DIR", Serve.defaults.dataDirectory)
         let log = try PushLog(directory: directory)
         // Installed before the first read, so that a signal during it still ends the follow.
         if follow { StopSignals.install() }

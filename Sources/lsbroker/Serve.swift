@@ -3,50 +3,71 @@ import Foundation
 import LifeSignalBroker
 import Logging
 
-/// `lsbroker serve`: every option also reads `LSBROKER_<NAME>` from the environment.
+/// `lsbroker serve`: every option also reads `LSBROKER_<NAME>` from the environment, and falls back
+/// to `BrokerConfiguration`'s default, which its help shows.
 struct Serve: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Run the broker until SIGINT or SIGTERM.")
 
-    @Option(help: "Address to listen on. [env: LSBROKER_HOST]")
+    @Option(help: .setting("Address to listen on.", env: "HOST", default: Serve.defaults.host))
     var host: String?
-    @Option(help: "TCP port; 0 picks a free one. [env: LSBROKER_PORT]")
+    @Option(help: .setting("TCP port; 0 picks a free one.", env: "PORT", default: Serve.defaults.port))
     var port: Int?
-    @Option(name: .customLong("data-dir"), help: "Directory of the SQLite store. [env: LSBROKER_DATA_DIR]")
+    @Option(
+        name: .customLong("data-dir"),
+        help: .setting("Directory of the SQLite store.", env: "DATA_DIR", default: Serve.defaults.dataDirectory))
     var dataDirectory: String?
-    @Option(help: "Largest frame accepted, in bytes. [env: LSBROKER_MAX_FRAME_BYTES]")
+    @Option(help: .setting("Largest frame accepted, in bytes.", env: "MAX_FRAME_BYTES", default: Serve.defaults.maxFrameBytes))
     var maxFrameBytes: Int?
-    @Option(help: "Heartbeat announced to devices; 2x silence closes. [env: LSBROKER_HEARTBEAT_MS]")
+    @Option(help: .setting(
+        "Heartbeat announced to devices; 2x silence closes.", env: "HEARTBEAT_MS", default: Serve.defaults.heartbeatMs))
     var heartbeatMs: Int64?
-    @Option(help: "Time a connection has to say hello. [env: LSBROKER_HELLO_TIMEOUT_MS]")
+    @Option(help: .setting(
+        "Time a connection has to say hello.", env: "HELLO_TIMEOUT_MS", default: Serve.defaults.helloTimeoutMs))
     var helloTimeoutMs: Int64?
-    @Option(help: "Devices of one user online at once. [env: LSBROKER_MAX_DEVICES_PER_USER]")
+    @Option(help: .setting(
+        "Devices of one user online at once.", env: "MAX_DEVICES_PER_USER", default: Serve.defaults.maxDevicesPerUser))
     var maxDevicesPerUser: Int?
-    @Option(help: "Events kept per user for resume. [env: LSBROKER_EVENT_RETENTION]")
+    @Option(help: .setting("Events kept per user for resume.", env: "EVENT_RETENTION", default: Serve.defaults.eventRetention))
     var eventRetention: Int?
-    @Option(help: "Smallest check-in interval allowed. [env: LSBROKER_MIN_CHECK_IN_INTERVAL_SEC]")
+    @Option(help: .setting(
+        "Smallest check-in interval allowed, in seconds.", env: "MIN_CHECK_IN_INTERVAL_SEC",
+        default: Serve.defaults.minCheckInIntervalSec))
     var minCheckInIntervalSec: Int64?
-    @Option(help: "Unsent bytes that cut a slow reader. [env: LSBROKER_MAX_OUTBOUND_BYTES]")
+    @Option(help: .setting(
+        "Unsent bytes that cut a slow reader.", env: "MAX_OUTBOUND_BYTES", default: Serve.defaults.maxOutboundBytes))
     var maxOutboundBytes: Int?
-    @Option(help: "Requests per second per connection; 0 turns the limit off. [env: LSBROKER_REQUEST_RATE]")
+    @Option(help: .setting(
+        "Requests per second per connection; 0 turns the limit off.", env: "REQUEST_RATE", default: Serve.defaults.requestRate))
     var requestRate: Double?
-    @Option(help: "Requests a connection may send at once. [env: LSBROKER_REQUEST_BURST]")
+    @Option(help: .setting("Requests a connection may send at once.", env: "REQUEST_BURST", default: Serve.defaults.requestBurst))
     var requestBurst: Int?
-    @Option(help: "Registers per second per source address (IPv6: per /64); 0 turns it off. [env: LSBROKER_REGISTER_RATE]")
+    @Option(help: .setting(
+        "Registers per second per source address (IPv6: per /64); 0 turns it off.", env: "REGISTER_RATE",
+        default: Serve.defaults.registerRate))
     var registerRate: Double?
-    @Option(help: "Registers an address may send at once. [env: LSBROKER_REGISTER_BURST]")
+    @Option(help: .setting(
+        "Registers an address may send at once.", env: "REGISTER_BURST", default: Serve.defaults.registerBurst))
     var registerBurst: Int?
-    @Option(help: "Uncommitted store writes at which requests that need the store get overloaded. [env: LSBROKER_MAX_PENDING_WRITES]")
+    @Option(help: .setting(
+        "Uncommitted store writes at which requests that need the store get overloaded.", env: "MAX_PENDING_WRITES",
+        default: Serve.defaults.maxPendingWrites))
     var maxPendingWrites: Int?
-    @Option(help: "Connections at once; default: the open-file limit less 256. [env: LSBROKER_MAX_CONNECTIONS]")
+    @Option(help: .setting("Connections at once.", env: "MAX_CONNECTIONS", default: "the open-file limit less 256"))
     var maxConnections: Int?
-    @Option(help: "Id this broker gives in hello (diagnostics); default: host name and port. [env: LSBROKER_BROKER_ID]")
+    @Option(help: .setting(
+        "Id this broker gives in hello (diagnostics).", env: "BROKER_ID", default: "host name and port"))
     var brokerId: String?
-    @Option(help: "trace, debug, info, notice, warning, error or critical. [env: LSBROKER_LOG_LEVEL]")
+    @Option(help: .setting(
+        "trace, debug, info, notice, warning, error or critical.", env: "LOG_LEVEL", default: Serve.defaultLogLevel))
     var logLevel: String?
+
+    /// What each setting is when neither its option nor its variable is given.
+    static let defaults = BrokerConfiguration()
+    static let defaultLogLevel = "info"
 
     func run() throws {
         let environment = Environment(ProcessInfo.processInfo.environment)
-        var config = BrokerConfiguration()
+        var config = Self.defaults
         config.host = try environment.resolve(host, "HOST", config.host)
         config.port = try environment.resolve(port, "PORT", config.port)
         config.dataDirectory = try environment.resolve(dataDirectory, "DATA_DIR", config.dataDirectory)
@@ -68,11 +89,15 @@ struct Serve: ParsableCommand {
             maxPendingWrites, "MAX_PENDING_WRITES", config.maxPendingWrites)
         config.maxConnections = try environment.resolve(maxConnections, "MAX_CONNECTIONS")
         config.brokerID = try environment.resolve(brokerId, "BROKER_ID")
-        let levelName = try environment.resolve(logLevel, "LOG_LEVEL", "info")
+        let levelName = try environment.resolve(logLevel, "LOG_LEVEL", Self.defaultLogLevel)
         guard let level = Logger.Level(rawValue: levelName) else {
             throw ValidationError("unknown log level '\(levelName)'")
         }
-        try config.validate()
+        do {
+            try config.validate()
+        } catch {
+            throw ValidationError("\(error)")  // a bad value, like one ArgumentParser finds: exit 64
+        }
 
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)

@@ -19,9 +19,18 @@ enum Console {
 
     /// One compact JSON object per line.
     static func json(_ value: JSONValue) {
+        writeJSON(value, to: 1)
+    }
+
+    /// A JSON line on stderr: an error, with --json.
+    static func jsonError(_ value: JSONValue) {
+        writeJSON(value, to: 2)
+    }
+
+    private static func writeJSON(_ value: JSONValue, to fd: Int32) {
         var bytes = value.serialized()
         bytes.append(UInt8(ascii: "\n"))
-        writeAll(bytes, to: 1)
+        writeAll(bytes, to: fd)
     }
 
     private static func writeLine(_ line: String, to fd: Int32) {

@@ -9,22 +9,23 @@ import Darwin
 /// Options every subcommand takes. Values not given fall back to the environment, then the profile,
 /// then the defaults.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: "Broker address host:port (env LSCLIENT_BROKER; default: the profile's, else 127.0.0.1:7420).")
+    @Option(help: "Broker address host:port. (default: the profile's, else \(defaultBroker)) [env: LSCLIENT_BROKER]")
     var broker: String?
 
-    @Option(help: "Profile name (env LSCLIENT_PROFILE; default \"default\").")
+    @Option(help: "Profile name. (default: \(defaultProfile)) [env: LSCLIENT_PROFILE]")
     var profile: String?
 
-    @Option(help: "Device id (default: the profile's, chosen at register time).")
+    @Option(help: "Device id. (default: the profile's, chosen at register time)")
     var device: String?
 
-    @Flag(help: "Print one JSON object per line.")
+    @Flag(help: "Print one JSON object per line (errors too, on stderr).")
     var json = false
 
     static let defaultBroker = "127.0.0.1:7420"
+    static let defaultProfile = "default"
 
     var profileName: String {
-        profile ?? Environment.value("LSCLIENT_PROFILE") ?? "default"
+        profile ?? Environment.value("LSCLIENT_PROFILE") ?? Self.defaultProfile
     }
 
     /// The broker given on the command line or in the environment, if any.

@@ -24,4 +24,10 @@ enum GlobalOptionsPlacement {
         }
         return Array(arguments[index...]) + leading
     }
+
+    /// Whether `--json` is among the arguments (before a `--`, after which all are positional):
+    /// known before parsing, so that even a usage error can be reported as JSON.
+    static func asksForJSON(_ arguments: [String]) -> Bool {
+        arguments.prefix { $0 != "--" }.contains("--json")
+    }
 }

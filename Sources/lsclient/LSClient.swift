@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifeSignalVersion
 
 /// The command-line device: one `lsclient` process is one device of the profile's user.
 @main
@@ -11,9 +12,15 @@ struct LSClient: AsyncParsableCommand {
             ~/.config/lifesignal. Each (profile, device) keeps its state there too, so the next run \
             resumes and receives exactly the events it missed.
 
-            Exit status: 0 success, 1 an error from the broker (printed as "error: <code>: <message>") \
-            or a local one, 2 a connection failure.
+            Exit status: 0 success; 1 an error from the broker (printed as "error: <code>: <message>") \
+            or a local one (a missing profile, an unknown contact); 2 the broker could not be reached or \
+            the connection failed; 64 a usage error (an unknown option, a bad value). With --json an \
+            error is one JSON object on stderr instead, {"type":"error","error":{"code":…,"message":…}}, \
+            with the same exit status.
+
+            Colour (alerts and missed check-ins in bold red) only on a terminal, and not with NO_COLOR set.
             """,
+        version: LifeSignalVersion.current,
         subcommands: [
             RegisterCommand.self, WhoamiCommand.self, ProfileCommand.self, QRCommand.self,
             DeviceCommand.self, DevicesCommand.self, KeepaliveCommand.self, StateCommand.self,
@@ -23,7 +30,29 @@ struct LSClient: AsyncParsableCommand {
         ]
     )
 
+    /// ArgumentParser's own main, but errors are reported the lsclient way (`Failure`), as JSON
+    /// with --json: usage errors included, which ArgumentParser would print as text.
     static func main() async {
-        await main(GlobalOptionsPlacement.normalized(Array(CommandLine.arguments.dropFirst())))
+        let given = Array(CommandLine.arguments.dropFirst())
+        let json = GlobalOptionsPlacement.asksForJSON(given)
+        let arguments = GlobalOptionsPlacement.normalized(given)
+        do {
+            var command = try parseAsRoot(arguments)
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch let failure as Failure {
+            failure.report(json: json)
+            exit(withError: ExitCode(failure.status))
+        } catch {
+            // Help and --version print as usual, and an exit status already reported stays quiet.
+            guard json, !(error is CleanExit), !(error is ExitCode) else { exit(withError: error) }
+            let status = exitCode(for: error).rawValue
+            Failure(code: status == Failure.Status.usage ? "usage" : "local", message: message(for: error),
+                    status: status).report(json: true)
+            exit(withError: ExitCode(status))
+        }
     }
 }

@@ -16,14 +16,14 @@ struct NotificationsCommand: AsyncParsableCommand {
     @Flag(help: "Show only the unread notifications of the page.")
     var unread = false
 
-    @Option(help: "Page size, 1–100 (default 100).")
-    var limit: Int?
+    @Option(help: "Page size, 1–100.")
+    var limit = 100
 
     @Option(help: "Start after this notification id (the last one of the previous page).")
     var before: String?
 
     func validate() throws {
-        if let limit, !(1...100).contains(limit) { throw ValidationError("--limit must be between 1 and 100") }
+        if !(1...100).contains(limit) { throw ValidationError("--limit must be between 1 and 100") }
     }
 
     func run() async throws {
@@ -58,7 +58,7 @@ struct NotificationsCommand: AsyncParsableCommand {
         var lines = [header + (shown.isEmpty ? "" : ":")]
         lines += shown.map { "  " + Readable.notification($0, clock: clock, showID: true) }
         // A full page may have more behind it.
-        if let last = page.notifications.last, page.notifications.count == (limit ?? 100) {
+        if let last = page.notifications.last, page.notifications.count == limit {
             lines.append("older: lsclient notifications --before \(last.id)" + (unread ? " --unread" : ""))
         }
         return lines.joined(separator: "\n")

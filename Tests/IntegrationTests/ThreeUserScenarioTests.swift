@@ -67,7 +67,8 @@ struct ThreeUserScenarioTests {
         #expect(cleared?.objectValue(at: "data", "contact")?["outgoingPingAt"] == .null)
         let refused = try cli.run(bob + ["ping", "alice"])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("error: forbidden:"))
+        // With --json the error is JSON too.
+        #expect(JSONLine.parse(refused.stderr.trimmingCharacters(in: .newlines))?.string(at: "error", "code") == "forbidden")
 
         // Alice's second device ends in exactly the state of her first.
         let last = try cli.run(phone + ["keepalive"])
