@@ -80,6 +80,8 @@ let package = Package(
                 "LifeSignalVersion",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                // `lsbroker pushes --user NAME` looks names up in the store (read-only).
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: strictSwift6
         ),

@@ -9,16 +9,20 @@ struct Pushes: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the pushes the broker has recorded.",
         discussion: """
-            One line per push: time (UTC), user, device, token (shortened), title — body. With --json, \
-            one object per line: userId, deviceId, token, notificationId, createdAt (ms) and message, \
-            the FCM HTTP v1 message (the body sent is {"message": …}).
+            One line per push: time (UTC), user (name and id), device, token (shortened), title — body. \
+            With --json, one object per line: userId, userName, deviceId, token, notificationId, \
+            createdAt (ms) and message, the FCM HTTP v1 message (the body sent is {"message": …}).
+
+            --user takes a user id or a name in any case. Several users of that name: the pushes of all \
+            of them, each line naming its user with the id, and a note on stderr listing them. No user of \
+            that id or name: an error, exit status 1.
             """)
 
     @Option(
         name: .customLong("data-dir"),
         help: .setting("Directory of the SQLite store.", env: "DATA_DIR", default: Serve.defaults.dataDirectory))
     var dataDirectory: String?
-    @Option(help: "Only the pushes of this user id.")
+    @Option(help: "Only the pushes of this user: an id, or a name (any case; all users of that name).")
     var user: String?
     @Option(help: "Only the newest N (before following).")
     var limit: Int?
@@ -37,31 +41,52 @@ struct Pushes: ParsableCommand {
     func run() throws {
         let directory = try Environment(ProcessInfo.processInfo.environment)
             .resolve(dataDirectory, "DATA_DIR", Serve.defaults.dataDirectory)
-        let log = try PushLog(directory: directory)
+        var query = PushQuery(log: try PushLog(directory: directory))
+        let users = try UserDirectory(directory: directory)
+        if let user { query.userIDs = try Self.resolve(user, in: users, store: directory) }
         // Installed before the first read, so that a signal during it still ends the follow.
         if follow { StopSignals.install() }
-        var lastPosition = write(try log.latest(userID: user, limit: limit)) ?? 0
+        var lastPosition = try write(try query.latest(limit: limit), users: users) ?? 0
         guard follow else { return }
         while !StopSignals.stopRequested {
-            let entries = try log.after(lastPosition, userID: user, limit: 1_000)
-            if let position = write(entries) { lastPosition = position }
+            let entries = try query.after(lastPosition, limit: 1_000)
+            if let position = try write(entries, users: users) { lastPosition = position }
             if entries.count < 1_000 { Thread.sleep(forTimeInterval: Self.pollInterval) }
         }
     }
 
+    /// The ids `--user` means; several users of one name are all meant, and listed on stderr.
+    private static func resolve(_ query: String, in users: UserDirectory, store: String) throws -> [String] {
+        let matches = try users.users(matching: query)
+        guard !matches.isEmpty else {
+            throw CommandFailure(code: "not_found", message: "no user has the id or name '\(query)' in \(store)")
+        }
+        if matches.count > 1 {
+            let list = matches.map(\.id).joined(separator: ", ")
+            FileHandle.standardError.write(Data(
+                "note: \(matches.count) users are named '\(matches[0].name)' (\(list)); showing the pushes of all of them\n"
+                    .utf8))
+        }
+        return matches.map(\.id)
+    }
+
     /// Prints `entries` and returns the last one's position.
-    private func write(_ entries: [PushLog.Entry]) -> Int64? {
+    private func write(_ entries: [PushLog.Entry], users: UserDirectory) throws -> Int64? {
         guard let last = entries.last else { return nil }
         var text = ""
-        for entry in entries { text += (json ? jsonLine(entry.push) : readableLine(entry.push)) + "\n" }
+        for entry in entries {
+            let name = try users.name(of: entry.push.userID)
+            text += (json ? jsonLine(entry.push, userName: name) : readableLine(entry.push, userName: name)) + "\n"
+        }
         // Unbuffered, so that a follower piped into another program is read at once.
         FileHandle.standardOutput.write(Data(text.utf8))
         return last.position
     }
 
-    private func jsonLine(_ push: PushMessage) -> String {
+    private func jsonLine(_ push: PushMessage, userName: String?) -> String {
         let object: JSONObject = [
             "userId": .string(push.userID),
+            "userName": userName.map(JSONValue.string) ?? .null,
             "deviceId": .string(push.deviceID),
             "token": .string(push.token),
             "notificationId": .string(push.notificationID),
@@ -71,12 +96,14 @@ struct Pushes: ParsableCommand {
         return String(decoding: JSONValue.object(object).serialized(), as: UTF8.self)
     }
 
-    private func readableLine(_ push: PushMessage) -> String {
+    /// `2025-11-22T05:13:20.123Z  Alice (u_…)  phone  fcm-token-of…  Ping — Bob pinged you.`
+    private func readableLine(_ push: PushMessage, userName: String?) -> String {
         let notification = Self.fcmMessage(push)?.objectValue?["notification"]?.objectValue
         let title = notification?["title"]?.stringValue ?? "?"
         let body = notification?["body"]?.stringValue ?? "?"
         let token = push.token.count > 16 ? push.token.prefix(12) + "…" : push.token
-        return "\(Self.timestamp(push.createdAt))  \(push.userID)  \(push.deviceID)  \(token)  \(title) — \(body)"
+        let user = userName.map { "\($0) (\(push.userID))" } ?? push.userID
+        return "\(Self.timestamp(push.createdAt))  \(user)  \(push.deviceID)  \(token)  \(title) — \(body)"
     }
 
     /// The `message` of the stored FCM body.

@@ -1,0 +1,54 @@
+import Foundation
+import GRDB
+
+/// Users' ids and names, read straight from the broker's SQLite store with a read-only connection
+/// (WAL lets it read while the broker writes), so that an operator can say "Bob" where the store
+/// says `u_…` (`lsbroker pushes --user`).
+final class UserDirectory {
+    struct User: Equatable {
+        let id: String
+        let name: String
+    }
+
+    private let queue: DatabaseQueue
+    private var names: [String: String?] = [:]
+
+    init(directory: String) throws {
+        // The file name of `SQLiteStore.path(in:)`, which LifeSignalBroker keeps internal.
+        let path = (directory as NSString).appendingPathComponent("lifesignal.sqlite")
+        var configuration = Configuration()
+        configuration.readonly = true
+        configuration.busyMode = .timeout(5)
+        queue = try DatabaseQueue(path: path, configuration: configuration)
+    }
+
+    /// The user whose id is `query`, else every user whose name is `query` in any case (as lsclient
+    /// finds contacts); oldest first.
+    func users(matching query: String) throws -> [User] {
+        try queue.read { db in
+            if let name = try String.fetchOne(db, sql: "SELECT name FROM users WHERE id = ?", arguments: [query]) {
+                return [User(id: query, name: name)]
+            }
+            // Compared here, not by SQLite, whose NOCASE folds only ASCII; names are not indexed anyway.
+            let wanted = query.lowercased()
+            var matches: [User] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT id, name FROM users ORDER BY created_at, id")
+            while let row = try rows.next() {
+                let name: String = row["name"]
+                if name.lowercased() == wanted { matches.append(User(id: row["id"], name: name)) }
+            }
+            return matches
+        }
+    }
+
+    /// The user's name, or nil for an id the store does not know; remembered, since a follower asks
+    /// again for every push.
+    func name(of id: String) throws -> String? {
+        if let known = names[id] { return known }
+        let name = try queue.read { db in
+            try String.fetchOne(db, sql: "SELECT name FROM users WHERE id = ?", arguments: [id])
+        }
+        names[id] = name
+        return name
+    }
+}
