@@ -108,7 +108,7 @@ extension Broker {
             "lifesignal.user": "\(session.userID)", "lifesignal.seq": "\(session.assumeIsolated { $0.lastSeq })",
         ])
         users[session.userID] = nil
-        for token in tokens where pushTokenOwners[token]?.userID == session.userID { pushTokenOwners[token] = nil }
+        forgetPushTokens(tokens, of: session.userID)
         if let waiters = pendingReloads.removeValue(forKey: session.userID) {
             load(session.userID, waiters: waiters)
         } else if stale {
@@ -117,13 +117,20 @@ extension Broker {
         }
     }
 
-    /// `device.register` moved `token` to `key`: whichever loaded device held it loses it.
-    func takePushToken(_ token: String, for key: DeviceKey) {
-        if let previous = pushTokenOwners[token], previous != key,
-           case .loaded(let holder) = users[previous.userID] {
-            holder.assumeIsolated { $0.dropPushToken(token, deviceID: previous.deviceID) }
-        }
-        pushTokenOwners[token] = key
+    /// `device.register` moved `token` to `key`: whichever loaded device held it loses it. Returns
+    /// the holder's session, which the request touches: its memory changed in the same step.
+    func takePushToken(_ token: String, for key: DeviceKey) -> UserSession? {
+        defer { pushTokenOwners[token] = key }
+        guard let previous = pushTokenOwners[token], previous != key,
+              case .loaded(let holder) = users[previous.userID] else { return nil }
+        holder.assumeIsolated { $0.dropPushToken(token, deviceID: previous.deviceID) }
+        return holder
+    }
+
+    /// The user's memory no longer speaks for these tokens (unloaded, or stale after a failed
+    /// write): whoever loads next takes the store's word for them.
+    func forgetPushTokens(_ tokens: [String], of userID: String) {
+        for token in tokens where pushTokenOwners[token]?.userID == userID { pushTokenOwners[token] = nil }
     }
 
     func releasePushToken(_ token: String, from key: DeviceKey) {

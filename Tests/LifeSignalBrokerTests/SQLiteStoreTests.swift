@@ -35,11 +35,11 @@ import Testing
         return stored
     }
 
-    private func events(_ store: SQLiteStore, _ id: String, after: Int64, through: Int64) async throws
-        -> [[UInt8]]?
+    private func events(_ store: SQLiteStore, _ id: String, after: Int64, through: Int64, maxBytes: Int = .max)
+        async throws -> [[UInt8]]?
     {
-        let answer = try await write(store, [], query: .events(userID: id, afterSeq: after, throughSeq: through))
-            .get().queryResult
+        let query = StoreQuery.events(userID: id, afterSeq: after, throughSeq: through, maxBytes: maxBytes)
+        let answer = try await write(store, [], query: query).get().queryResult
         guard case .events(let bodies) = answer else { return nil }
         return bodies
     }
@@ -80,6 +80,9 @@ import Testing
         #expect(try await events(store, alice.id, after: 6, through: 9) == [[7], [8], [9]])
         #expect(try await events(store, alice.id, after: 2, through: 9) == nil)
         #expect(try await events(store, alice.id, after: 10, through: 10) == [])
+        // Three frames of 4 + 1 bytes: a catch-up that would not fit is no replay (§3, v1.1).
+        #expect(try await events(store, alice.id, after: 6, through: 9, maxBytes: 15) == [[7], [8], [9]])
+        #expect(try await events(store, alice.id, after: 6, through: 9, maxBytes: 14) == nil)
         store.close()
     }
 
@@ -199,7 +202,7 @@ import Testing
         let writes = [
             StoreWrite(changes: [.appendEvent(userID: alice.id, seq: 2, body: [2])]),
             StoreWrite(changes: [.appendEvent(userID: alice.id, seq: 1, body: [9])]),
-            StoreWrite(changes: [], query: .events(userID: alice.id, afterSeq: 0, throughSeq: 2)),
+            StoreWrite(changes: [], query: .events(userID: alice.id, afterSeq: 0, throughSeq: 2, maxBytes: .max)),
         ]
         for write in writes {
             store.submit(write) { result in

@@ -68,6 +68,21 @@ struct StoreWriteFailureTests {
         await cast.close()
     }
 
+    /// `device.register` takes a token from its holder in the same step as it stores it: if that
+    /// step is not stored, the holder still has the token, in memory as in the store.
+    @Test func aTokenMoveThatWasNotStoredLeavesTheTokenWithItsHolder() async throws {
+        let cast = try await Cast(interval: 3_600)
+        try await cast.bob.registerDevice(token: "shared-token")
+        cast.broker.store.failingWrites.withLock { $0.users = [cast.aliceID] }
+        await #expect(throws: LifeSignalClientError.self) { try await cast.alice.registerDevice(token: "shared-token") }
+        cast.broker.store.failingWrites.withLock { $0.users = [] }
+        // Bob's devices as the broker has them now (his connection may be resuming meanwhile).
+        #expect(await poll {
+            (try? await cast.bob.listDevices().first { $0.device == "phone" }?.hasToken) == true
+        }, "the holder lost a token that never moved")
+        await cast.close()
+    }
+
     /// Polls `condition` until it holds; false if it never did within 30 s.
     private func poll(_ condition: () async -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(30)

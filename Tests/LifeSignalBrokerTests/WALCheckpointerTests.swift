@@ -55,7 +55,8 @@ import Testing
         // What was written is all there after reopening.
         let reopened = try SQLiteStore(directory: directory) { $0() }
         let answer = try await withCheckedContinuation { continuation in
-            reopened.submit(StoreWrite(changes: [], query: .events(userID: alice.id, afterSeq: 0, throughSeq: seq))) {
+            let query = StoreQuery.events(userID: alice.id, afterSeq: 0, throughSeq: seq, maxBytes: .max)
+            reopened.submit(StoreWrite(changes: [], query: query)) {
                 continuation.resume(returning: $0)
             }
         }.get().queryResult

@@ -72,7 +72,8 @@ extension UserSession {
                 if case .events(let events?) = written.queryResult {
                     for body in events { reply += FrameEncoder.frame(body: body) }
                 } else {
-                    // Pruned after all (the store disagrees with memory): fall back to the state now.
+                    // Pruned after all (the store disagrees with memory), or too long to replay:
+                    // the state now instead.
                     reply += snapshot ?? session.snapshotFrame(seq: session.lastSeq)
                     if snapshot == nil { connection.baselineSeq = session.lastSeq }
                 }
@@ -93,10 +94,13 @@ extension UserSession {
         return recentEvents.frames(after: resume, through: baseline)
     }
 
-    /// The range to replay for `resume`, or nil when a snapshot is due (§3).
+    /// The range to replay for `resume`, or nil when a snapshot is due (§3). A replay that would
+    /// take more than half of what a connection may have unsent comes back empty from the store,
+    /// and the device gets a snapshot instead: its own catch-up never cuts it (§3, v1.1).
     private func catchUpRange(resume: Int64?, through baseline: Int64) -> StoreQuery? {
         guard let resume, resume >= 0, resume <= baseline, resume + 1 >= oldestRetainedSeq else { return nil }
-        return .events(userID: userID, afterSeq: resume, throughSeq: baseline)
+        return .events(userID: userID, afterSeq: resume, throughSeq: baseline,
+                       maxBytes: configuration.maxOutboundBytes / 2)
     }
 
     func snapshotFrame(seq: Int64) -> [UInt8] {
@@ -108,7 +112,9 @@ extension UserSession {
     func detach(_ connection: ClientConnection, deviceID: String) {
         guard online[deviceID] === connection else { return }
         online[deviceID] = nil
-        guard var record = devices[deviceID] else { return }
+        // A stale session's memory is not the store's: writing its device record back would
+        // undo what the failed write left as it was (a push token taken from it, say).
+        guard !isStale, var record = devices[deviceID] else { return }
         record.lastSeenAt = WallClock.nowMs()
         devices[deviceID] = record
         var mutation = Mutation(now: WallClock.nowMs())

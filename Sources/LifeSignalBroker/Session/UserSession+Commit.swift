@@ -67,6 +67,8 @@ extension UserSession {
     /// state) and let the broker reload the user once nothing is in flight.
     func markStale() {
         isStale = true
+        let tokens = devices.values.compactMap(\.pushToken)
+        broker.assumeIsolated { $0.forgetPushTokens(tokens, of: userID) }
         for connection in online.values { connection.close() }
     }
 }

@@ -8,12 +8,13 @@ extension UserSession {
     {
         let token = try Validate.pushToken(try request.string("token"))
         let platform = try request.optionalString("platform").map { (value) throws(ProtocolError) in
-            try Validate.id(value, field: "platform")
+            try Validate.platform(value)
         }
         guard case .active(_, let deviceID) = connection.phase, var record = devices[deviceID] else {
             throw ProtocolError(.internal, "device is not attached")
         }
-        broker.assumeIsolated { $0.takePushToken(token, for: record.key) }
+        // The holder's memory changes with this request's: a failed commit reloads both.
+        if let holder = broker.assumeIsolated({ $0.takePushToken(token, for: record.key) }) { mutation.touch(holder) }
         record.pushToken = token
         if let platform { record.platform = platform }
         devices[deviceID] = record

@@ -8,8 +8,8 @@ import LifeSignalProtocol
 enum SQLiteReads {
     static func answer(_ query: StoreQuery, _ db: Database) throws -> StoreQueryResult {
         switch query {
-        case .events(let userID, let afterSeq, let throughSeq):
-            .events(try events(userID: userID, after: afterSeq, through: throughSeq, db))
+        case .events(let userID, let afterSeq, let throughSeq, let maxBytes):
+            .events(try events(userID: userID, after: afterSeq, through: throughSeq, maxBytes: maxBytes, db))
         case .user(let id):
             .user(try storedUser(id: id, db))
         case .userIDForQRCode(let code):
@@ -105,8 +105,11 @@ enum SQLiteReads {
         ).map(NotificationColumns.notification(from:))
     }
 
-    /// The bodies of `(after, through]`, or nil if any of them has been pruned.
-    static func events(userID: String, after: Int64, through: Int64, _ db: Database) throws -> [[UInt8]]? {
+    /// The bodies of `(after, through]`, or nil if any of them has been pruned or their frames
+    /// would take more than `maxBytes` (reading stops there).
+    static func events(userID: String, after: Int64, through: Int64, maxBytes: Int, _ db: Database) throws
+        -> [[UInt8]]?
+    {
         guard through > after else { return [] }
         let rows = try Row.fetchCursor(
             db.cachedStatement(
@@ -114,10 +117,13 @@ enum SQLiteReads {
             arguments: [userID, after, through])
         var bodies: [[UInt8]] = []
         var expected = after + 1
+        var frameBytes = 0
         while let row = try rows.next() {
             let seq: Int64 = row["seq"]
             guard seq == expected else { return nil }
             let body: Data = row["body"]
+            frameBytes += 4 + body.count
+            guard frameBytes <= maxBytes else { return nil }
             bodies.append(Array(body))
             expected += 1
         }

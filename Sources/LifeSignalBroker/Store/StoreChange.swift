@@ -134,8 +134,9 @@ public struct DeviceRecord: Sendable, Equatable {
 /// A read that runs in the writer's queue, after every write submitted before it, so it
 /// sees exactly what the broker has acknowledged or is about to.
 public enum StoreQuery: Sendable {
-    /// Event bodies of `(afterSeq, throughSeq]`, for `hello … resume`.
-    case events(userID: String, afterSeq: Int64, throughSeq: Int64)
+    /// Event bodies of `(afterSeq, throughSeq]`, for `hello … resume`, if their frames fit in
+    /// `maxBytes`.
+    case events(userID: String, afterSeq: Int64, throughSeq: Int64, maxBytes: Int)
     case user(id: String)
     case userIDForQRCode(String)
     /// Newest first; `beforeID` is exclusive. Nil in the result when `beforeID` is not the user's.
@@ -146,7 +147,7 @@ public enum StoreQuery: Sendable {
 }
 
 public enum StoreQueryResult: Sendable {
-    /// Nil when some of the events are no longer retained.
+    /// Nil when some of the events are no longer retained, or they would not fit.
     case events([[UInt8]]?)
     case user(StoredUser?)
     case userID(String?)

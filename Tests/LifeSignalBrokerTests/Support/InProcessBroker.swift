@@ -5,7 +5,7 @@ import Logging
 
 /// The SQLite store, with loads of chosen users failing as a broken disk would: the real read
 /// runs (so completions keep their order) and its answer is replaced by an error. Writes that
-/// change a chosen user's document fail too: nothing of them is written.
+/// change a chosen user's document or move a push token to them fail too: nothing is written.
 final class FaultyStore: BrokerStore {
     struct InjectedFailure: Error {}
 
@@ -36,7 +36,11 @@ final class FaultyStore: BrokerStore {
     private func failsToWrite(_ write: StoreWrite) -> Bool {
         failingWrites.withLock { state in
             let fails = write.changes.contains { change in
-                if case .updateUser(let user) = change { state.users.contains(user.id) } else { false }
+                switch change {
+                case .updateUser(let user): state.users.contains(user.id)
+                case .movePushToken(_, let owner): state.users.contains(owner.userID)
+                default: false
+                }
             }
             if fails { state.failed += 1 }
             return fails
