@@ -60,8 +60,9 @@ fi
 # A benchmark drives far more requests per connection, and registers far more users from one
 # address, than the broker's abuse limits allow a real client: 0 turns the per-connection request
 # rate limit and the per-address register rate limit off, so the figures measure the broker's
-# work and not its limiter. (A broker without those limits ignores the variables.)
-export LSBROKER_REQUEST_RATE=0 LSBROKER_REGISTER_RATE=0
+# work and not its limiter (a script may set them otherwise: hostile.sh keeps the request rate on).
+# (A broker without those limits ignores the variables.)
+export LSBROKER_REQUEST_RATE=${LSBROKER_REQUEST_RATE:-0} LSBROKER_REGISTER_RATE=${LSBROKER_REGISTER_RATE:-0}
 "$bin/lsbroker" serve --port 0 --data-dir "$data_dir" --log-level info 2>"$broker_log" >/dev/null &
 broker_pid=$!
 port=""

@@ -49,7 +49,7 @@ struct Serve: ParsableCommand {
         "Registers an address may send at once.", env: "REGISTER_BURST", default: Serve.defaults.registerBurst))
     var registerBurst: Int?
     @Option(help: .setting(
-        "Uncommitted store writes at which requests that need the store get overloaded.", env: "MAX_PENDING_WRITES",
+        "Uncommitted store rows (a read counts one) at which requests that need the store get overloaded.", env: "MAX_PENDING_WRITES",
         default: Serve.defaults.maxPendingWrites))
     var maxPendingWrites: Int?
     @Option(help: .setting("Connections at once.", env: "MAX_CONNECTIONS", default: "the open-file limit less 256"))

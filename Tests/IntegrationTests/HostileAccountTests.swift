@@ -56,3 +56,27 @@ struct HostileAccountTests {
             + " broker RSS \(residentBefore) KiB before, \(residentDuring) KiB during")
     }
 }
+
+/// The overload guard counts rows, not submissions: one change that reaches many contacts
+/// weighs what it costs the single writer (§9 `overloaded`).
+@Suite("Store backlog in rows", .serialized)
+struct BacklogRowTests {
+    @Test func aChangeThatReachesManyContactsCountsEachRowTowardTheBacklog() throws {
+        // Each rename of a user with 12 contacts writes 14 rows (the user, a user.updated and a
+        // contact.updated for each contact): with 10 rows allowed, the second of two renames in
+        // one write finds the first still committing and is shed. Counted in submissions, the
+        // backlog would be 1.
+        let broker = try BrokerProcess(arguments: ["--max-pending-writes", "10"])
+        let hub = try Person("Hub", port: broker.port)
+        for index in 0..<12 {
+            let contact = try Person("Contact \(index)", port: broker.port, devices: 0)
+            hub.add(contact, responder: false, dependent: false)
+        }
+        _ = hub.settle()
+        let rids = hub.phone.sendPipelined([(Op.profileUpdate, ["name": "Hub 1"]), (Op.profileUpdate, ["name": "Hub 2"])])
+        let answers = hub.phone.responses(rids.count)
+        #expect(answers.first?.okFields != nil)
+        #expect(answers.last?.errorCode == .overloaded)
+        #expect(hub.ok(Op.keepalive)["serverTime"] != nil)
+    }
+}

@@ -2,15 +2,21 @@ import LifeSignalProtocol
 
 extension Broker {
     /// Every store submission goes through here, so the loop knows the commit backlog (submitted,
-    /// not yet completed) without asking the store: one add and one subtract on the loop.
+    /// not yet completed) without asking the store: one add and one subtract on the loop. It is
+    /// counted in rows, not submissions: a change that reaches 500 contacts weighs what it costs
+    /// the single writer, so one user's large changes cannot hide behind a small count.
     func submit(_ write: StoreWrite, completion: @escaping @Sendable (Result<StoreWriteResult, Error>) -> Void) {
-        storeBacklog += 1
+        let weight = Self.backlogWeight(of: write)
+        storeBacklog += weight
         store.submit(write) { [self] result in
             // Completions run on the loop (the store's scheduler is the loop's `execute`).
-            assumeIsolated { $0.storeBacklog -= 1 }
+            assumeIsolated { $0.storeBacklog -= weight }
             completion(result)
         }
     }
+
+    /// Rows a write changes; a read counts as one.
+    static func backlogWeight(of write: StoreWrite) -> Int { max(1, write.changes.count) }
 
     /// Sheds a request that needs the store while the backlog is at `maxPendingWrites`: it is
     /// answered `overloaded` in its place and not run (§9). True when it was shed.

@@ -22,7 +22,7 @@ struct LoadCommand: ParsableCommand {
             """,
         subcommands: [
             KeepaliveLoadCommand.self, PingsLoadCommand.self, IdleLoadCommand.self, StormLoadCommand.self,
-            FanoutLoadCommand.self, FloodLoadCommand.self,
+            FanoutLoadCommand.self, FloodLoadCommand.self, HostileLoadCommand.self,
         ]
     )
 }
