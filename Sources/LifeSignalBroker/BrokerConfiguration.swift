@@ -16,7 +16,7 @@
 /// | `requestBurst` (`--request-burst`) | 400 | requests a connection may send at once before `requestRate` applies |
 /// | `registerRate` (`--register-rate`) | 1 | `register`s per second per source address (IPv6: per /64); over it `rate_limited`; 0 turns it off |
 /// | `registerBurst` (`--register-burst`) | 60 | `register`s an address may send at once before `registerRate` applies |
-/// | `maxPendingWrites` (`--max-pending-writes`) | 50,000 | store submissions not yet committed at which requests that need the store get `overloaded` (§9) |
+/// | `maxPendingWrites` (`--max-pending-writes`) | 200,000 | store rows submitted and not yet committed (a read counts one) at which requests that need the store get `overloaded` (§9) |
 /// | `maxConnections` (`--max-connections`) | open-file limit − 256 | connections at once; beyond it the oldest connection awaiting `hello` is closed to make room, else the new one is refused |
 /// | `brokerID` (`--broker-id`) | host name:port | the id `hello` answers with, for diagnostics (§11) |
 public struct BrokerConfiguration: Sendable {
@@ -34,7 +34,7 @@ public struct BrokerConfiguration: Sendable {
     public var requestBurst = 400
     public var registerRate: Double = 1
     public var registerBurst = 60
-    public var maxPendingWrites = 50_000
+    public var maxPendingWrites = 200_000
     /// nil: derived from the process's open-file limit when the broker starts (`OpenFileLimit`).
     public var maxConnections: Int?
     /// nil: the host name and the port bound (`Broker.brokerID`).
