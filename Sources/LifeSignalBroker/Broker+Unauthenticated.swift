@@ -58,10 +58,10 @@ extension Broker {
             hello = HelloRequest(
                 rid: request.rid,
                 userID: try Validate.id(try request.string("user"), field: "user"),
-                token: try request.string("token"),
+                token: try Validate.id(try request.string("token"), field: "token"),
                 deviceID: try Validate.deviceID(try request.string("device")),
                 platform: try request.optionalString("platform").map { (value) throws(ProtocolError) in
-                    try Validate.id(value, field: "platform")
+                    try Validate.platform(value)
                 },
                 resume: try request.optionalInt("resume"))
             guard version == ProtocolVersion.current else {

@@ -7,7 +7,7 @@ extension UserSession {
         let isResponder: Bool
         let isDependent: Bool
         do throws(ProtocolError) {
-            qrCode = try request.string("qrCode")
+            qrCode = try Validate.id(try request.string("qrCode"), field: "qrCode")
             isResponder = try request.bool("isResponder")
             isDependent = try request.bool("isDependent")
             guard qrCode != user.qrCode else { throw .badRequest("that is your own QR code") }
