@@ -1,10 +1,19 @@
 import LifeSignalProtocol
 
 /// Where fuzzing starts: one frame of every request op (PROTOCOL.md §3, §5), broker frames, JSON
-/// edge cases, and streams with several frames or bad length prefixes. Each seed is a byte stream,
-/// the harness's input format; `lsfuzz write-seeds DIR` writes them out for libFuzzer.
+/// edge cases, streams with several frames or bad length prefixes, and requests with a string at
+/// and just over each §10 bound (BoundaryRequests). Each seed is a byte stream, the harness's
+/// input format; `lsfuzz write-seeds DIR` writes them out for libFuzzer.
 public enum SeedCorpus {
     public static var all: [(name: String, bytes: [UInt8])] {
+        forMutation + BoundaryRequests.atEachBound.enumerated().map { index, request in
+            ("bound-\(index)", request.frame)
+        }
+    }
+
+    /// What the seeded run mutates: all but the boundary requests, which it makes fresh instead
+    /// (BoundaryRequests.random); mutating their kilobytes made its inputs half as fast again.
+    public static var forMutation: [(name: String, bytes: [UInt8])] {
         let named = requests.map { ("request", $0) } + brokerFrames.map { ("broker", $0) }
             + json.map { ("json", $0) }
         var seeds = named.map { name, body in (name, FrameEncoder.frame(body: Array(body.utf8))) }

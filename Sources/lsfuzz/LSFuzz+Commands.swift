@@ -15,7 +15,8 @@ extension LSFuzz {
             default: fail(usage)
             }
         }
-        print("lsfuzz: \(runs) mutated inputs from \(SeedCorpus.all.count) seeds, seed \(seed)")
+        let seeds = SeedCorpus.forMutation.count
+        print("lsfuzz: \(runs) inputs (\(seeds) seeds mutated, 1 in 16 a string at a §10 bound), seed \(seed)")
         var run = SeededRun(seed: seed)
         let start = ContinuousClock.now
         var done = 0
