@@ -14,7 +14,7 @@ public final class SQLiteStore: BrokerStore {
     }
 
     init(directory: String, checkpoints: WALCheckpointer.Limits, scheduler: @escaping CompletionScheduler) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try PrivateStoreFiles.prepare(directory: directory, databasePath: Self.path(in: directory))
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")

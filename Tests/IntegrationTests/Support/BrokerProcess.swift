@@ -6,6 +6,9 @@ final class BrokerProcess: @unchecked Sendable {
     private(set) var extraArguments: [String]
     /// When set, the broker runs under this RLIMIT_NOFILE (soft and hard), through `sh -c ulimit`.
     let openFileLimit: Int?
+    /// When set, the broker starts with this umask (through `sh -c umask`), e.g. 0 to check that it
+    /// does not rely on the caller's.
+    let fileCreationMask: Int?
     /// Added to the test's environment (`LSBROKER_*` settings).
     let environment: [String: String]
     private(set) var port = 0
@@ -13,10 +16,11 @@ final class BrokerProcess: @unchecked Sendable {
     private(set) var output: OutputCollector?
 
     init(arguments: [String] = [], dataDirectory: TemporaryDirectory = TemporaryDirectory("broker"),
-         openFileLimit: Int? = nil, environment: [String: String] = [:]) throws {
+         openFileLimit: Int? = nil, fileCreationMask: Int? = nil, environment: [String: String] = [:]) throws {
         self.dataDirectory = dataDirectory
         extraArguments = arguments
         self.openFileLimit = openFileLimit
+        self.fileCreationMask = fileCreationMask
         self.environment = environment
         try start()
     }
@@ -29,10 +33,14 @@ final class BrokerProcess: @unchecked Sendable {
     func start() throws {
         let process = Process()
         let arguments = ["serve", "--port", "\(port)", "--data-dir", dataDirectory.path] + extraArguments
-        if let openFileLimit {
+        var shellSetup: [String] = []
+        if let openFileLimit { shellSetup.append("ulimit -n \(openFileLimit)") }
+        if let fileCreationMask { shellSetup.append("umask \(String(fileCreationMask, radix: 8))") }
+        if !shellSetup.isEmpty {
             // exec keeps the pid: signals and the pid in reports reach the broker itself.
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c", "ulimit -n \(openFileLimit) && exec \"$0\" \"$@\"", Binaries.broker.path] + arguments
+            let script = (shellSetup + ["exec \"$0\" \"$@\""]).joined(separator: " && ")
+            process.arguments = ["-c", script, Binaries.broker.path] + arguments
         } else {
             process.executableURL = Binaries.broker
             process.arguments = arguments

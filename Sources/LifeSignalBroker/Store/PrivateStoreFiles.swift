@@ -1,0 +1,61 @@
+import Foundation
+import Glibc
+
+/// The store holds QR codes (which let anyone add their owner as a contact) and push tokens (which
+/// let anyone push to a device), so only the broker's own user may read it, whatever umask the
+/// broker was started with: directories it creates are 0700, the database's files 0600.
+enum PrivateStoreFiles {
+    static let directoryMode: mode_t = 0o700
+    static let fileMode: mode_t = 0o600
+
+    /// Call before SQLite opens `databasePath`. Creates `directory` (and missing parents) 0700;
+    /// creates the database file 0600, or narrows an existing one and its -wal, -shm and -journal
+    /// to 0600. SQLite gives every such file it creates later the database file's mode.
+    static func prepare(directory: String, databasePath: String) throws {
+        try makeDirectory(directory)
+        let fd = open(databasePath, O_RDWR | O_CREAT | O_CLOEXEC, fileMode)
+        guard fd >= 0 else { throw StoreFileError(path: databasePath, operation: "open", code: errno) }
+        // open's mode applies only to a new file, and after the umask: set it either way.
+        let changed = fchmod(fd, fileMode)
+        let code = errno
+        close(fd)
+        guard changed == 0 else { throw StoreFileError(path: databasePath, operation: "chmod", code: code) }
+        for suffix in ["-wal", "-shm", "-journal"] {
+            let path = databasePath + suffix
+            guard chmod(path, fileMode) == 0 || errno == ENOENT else {
+                throw StoreFileError(path: path, operation: "chmod", code: errno)
+            }
+        }
+    }
+
+    /// Like `mkdir -p`, but every directory it creates is 0700. A directory that exists keeps its
+    /// mode: it is the operator's (systemd's StateDirectory, say).
+    private static func makeDirectory(_ path: String) throws {
+        if mkdir(path, directoryMode) == 0 {
+            // mkdir's mode went through the umask, which can only have narrowed it.
+            guard chmod(path, directoryMode) == 0 else {
+                throw StoreFileError(path: path, operation: "chmod", code: errno)
+            }
+            return
+        }
+        let code = errno
+        let parent = (path as NSString).deletingLastPathComponent
+        switch code {
+        case EEXIST:
+            return
+        case ENOENT where !parent.isEmpty && parent != path:
+            try makeDirectory(parent)
+            try makeDirectory(path)
+        default:
+            throw StoreFileError(path: path, operation: "mkdir", code: code)
+        }
+    }
+}
+
+struct StoreFileError: Error, CustomStringConvertible {
+    let path: String
+    let operation: String
+    let code: Int32
+
+    var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+}
