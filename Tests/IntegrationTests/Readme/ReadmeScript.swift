@@ -2,7 +2,7 @@ import Foundation
 
 /// The shell examples of README.md as steps a test can run, so that the README stays true.
 ///
-/// Every ```sh block from "## Connect devices" up to "## Configuration" is read, line by line:
+/// Every ```sh block from "## Connect devices" up to the next `## ` heading is read, line by line:
 /// - `lsbroker serve ARGS` (with or without `&`): the broker restarts with ARGS, same port and data;
 /// - `COMMAND &`: a background device (`watch`), named by its `--profile` and `--device`;
 /// - `#   WHO:  TEXT` on a line of its own: each background device WHO names prints TEXT;
