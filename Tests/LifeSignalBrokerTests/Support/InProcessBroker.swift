@@ -12,8 +12,9 @@ final class FaultyStore: BrokerStore {
     private let base: SQLiteStore
     /// Users whose load fails, and how many loads failed so far.
     let failing = Locked<(users: Set<String>, failed: Int)>(([], 0))
-    /// Users whose document cannot be written, and how many writes failed so far.
-    let failingWrites = Locked<(users: Set<String>, failed: Int)>(([], 0))
+    /// Users whose document cannot be written (with `onlyMarkingNonResponsive`, only a missed
+    /// check-in's write of it), and how many writes failed so far.
+    let failingWrites = Locked<(users: Set<String>, onlyMarkingNonResponsive: Bool, failed: Int)>(([], false, 0))
 
     init(base: SQLiteStore) { self.base = base }
 
@@ -37,7 +38,8 @@ final class FaultyStore: BrokerStore {
         failingWrites.withLock { state in
             let fails = write.changes.contains { change in
                 switch change {
-                case .updateUser(let user): state.users.contains(user.id)
+                case .updateUser(let user):
+                    state.users.contains(user.id) && (user.isNonResponsive || !state.onlyMarkingNonResponsive)
                 case .movePushToken(_, let owner): state.users.contains(owner.userID)
                 default: false
                 }
