@@ -52,7 +52,7 @@ extension Broker {
 
     private func load(_ userID: String, waiters: [(SessionLookup) -> Void]) {
         users[userID] = .loading(waiters: waiters)
-        submit(StoreWrite(changes: [], query: .user(id: userID))) { [self] result in
+        submit(StoreWrite(changes: notificationHistoryTrim(of: userID), query: .user(id: userID))) { [self] result in
             let loaded = result.map { written -> StoredUser? in
                 if case .user(let stored) = written.queryResult { stored } else { nil }
             }

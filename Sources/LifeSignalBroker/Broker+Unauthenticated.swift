@@ -50,6 +50,7 @@ extension Broker {
 
     /// `hello`: checks the fields, then the credentials against the (possibly loading) user.
     func hello(_ request: Request, from connection: ClientConnection) {
+        guard !refuseIfTooManyFailedHellos(request, from: connection) else { return }
         // A hello loads the user and records the device: it needs the store.
         guard !shedIfOverloaded(request, from: connection) else { return }
         let hello: HelloRequest
@@ -86,6 +87,7 @@ extension Broker {
             // answers cost the same hashing.
             let storedHash = session?.assumeIsolated { $0.tokenHash } ?? Self.noUsersTokenHash
             guard Credentials.verify(token: hello.token, against: storedHash), let session else {
+                self.recordFailedHello(from: connection)
                 connection.fail(ProtocolError(.unauthenticated, "unknown user or wrong token"), rid: hello.rid)
                 return
             }

@@ -45,6 +45,13 @@ public actor Broker {
     var helloQueue = Deque<UInt64>()
     /// `register`s per source address.
     var registerLimiter: AddressRateLimiter
+    /// `hello`s with bad credentials per source address (`failedHellosPerSecond`).
+    var failedHellos: AddressRateLimiter
+    /// `contacts.add`s with an unknown QR code per user (`failedAddsPerMinute`): per user, so
+    /// that neither a new connection nor a reload starts afresh.
+    var failedAdds: KeyedRateLimiter<String>
+    /// Connections open per source address (`maxConnectionsPerAddress`).
+    var connectionsPerAddress: AddressConnectionCounts
     var logThrottle = LogThrottle()
     var listener: TCPListener?
     /// The port actually bound, for listening again after a pause.
@@ -63,6 +70,12 @@ public actor Broker {
         self.logger = logger
         registerLimiter = AddressRateLimiter(ratePerSecond: configuration.registerRate,
                                              burst: configuration.registerBurst)
+        // Up to a second's worth of failed hellos at once, and a minute's worth of failed adds.
+        failedHellos = AddressRateLimiter(ratePerSecond: configuration.failedHellosPerSecond,
+                                          burst: max(1, Int(configuration.failedHellosPerSecond.rounded(.up))))
+        failedAdds = KeyedRateLimiter(ratePerSecond: Double(configuration.failedAddsPerMinute) / 60,
+                                      burst: max(1, configuration.failedAddsPerMinute))
+        connectionsPerAddress = AddressConnectionCounts(limit: configuration.maxConnectionsPerAddress)
         let fileLimit = ProcessFileLimit.raiseToHard()
         openFileLimit = fileLimit
         maxConnections = configuration.maxConnections ?? OpenFileLimit.defaultMaxConnections(limit: fileLimit)
@@ -92,7 +105,8 @@ public actor Broker {
     }
 
     func accept(_ tcp: TCPConnection) {
-        guard admit(tcp) else { return }
+        guard hasRoomForAddress(of: tcp), admit(tcp) else { return }
+        countConnection(from: tcp)
         let connection = ClientConnection(tcp: tcp, broker: self, configuration: configuration)
         connections[connection.id] = connection
         helloQueue.append(connection.id)
@@ -103,6 +117,7 @@ public actor Broker {
 
     func connectionClosed(_ connection: ClientConnection) {
         connections[connection.id] = nil
+        uncountConnection(from: connection.tcp)
         if let (session, deviceID) = connection.attachment {
             session.assumeIsolated { session in
                 session.detach(connection, deviceID: deviceID)

@@ -19,6 +19,17 @@
 /// | `maxPendingWrites` (`--max-pending-writes`) | 200,000 | store rows submitted and not yet committed (a read counts one) at which requests that need the store get `overloaded` (§9) |
 /// | `maxConnections` (`--max-connections`) | open-file limit − 256 | connections at once; beyond it the oldest connection awaiting `hello` is closed to make room, else the new one is refused |
 /// | `brokerID` (`--broker-id`) | host name:port | the id `hello` answers with, for diagnostics (§11) |
+///
+/// Per-user quotas (§10, v1.1); 0 turns each off, and one that refuses changes nothing:
+///
+/// | key | default | meaning |
+/// |---|---|---|
+/// | `maxContacts` (`--max-contacts`) | 500 | contacts per user; `contacts.add` when either side has that many: `limit_exceeded` |
+/// | `maxStoredDevices` (`--max-stored-devices`) | 32 | devices stored per user; a new one replaces the least recently seen offline one (row and token); none offline: `limit_exceeded`, close |
+/// | `notificationHistory` (`--notification-history`) | 1,000 | newest notifications kept per user; older ones are pruned with their pushes |
+/// | `failedAddsPerMinute` (`--failed-adds-per-minute`) | 10 | `contacts.add` with an unknown QR code per user; over it every `contacts.add` gets `rate_limited` |
+/// | `failedHellosPerSecond` (`--failed-hellos-per-second`) | 10 | `hello`s with bad credentials per source address (IPv6: /64); over it `hello` gets `rate_limited` and a close |
+/// | `maxConnectionsPerAddress` (`--max-connections-per-address`) | 1,000 | connections open at once per source address (IPv6: /64); over it `overloaded` and a close |
 public struct BrokerConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 7420
@@ -39,6 +50,12 @@ public struct BrokerConfiguration: Sendable {
     public var maxConnections: Int?
     /// nil: the host name and the port bound (`Broker.brokerID`).
     public var brokerID: String?
+    public var maxContacts = 500
+    public var maxStoredDevices = 32
+    public var notificationHistory = 1_000
+    public var failedAddsPerMinute = 10
+    public var failedHellosPerSecond: Double = 10
+    public var maxConnectionsPerAddress = 1_000
 
     public init() {}
 }
@@ -70,5 +87,12 @@ extension BrokerConfiguration {
         try require(maxPendingWrites >= 1, "max-pending-writes must be at least 1")
         try require(maxConnections.map { $0 >= 1 } ?? true, "max-connections must be at least 1")
         try require(brokerID.map { (1...64).contains($0.utf8.count) } ?? true, "broker-id must be 1…64 bytes")
+        try require(maxContacts >= 0, "max-contacts must be 0 (off) or more")
+        try require(maxStoredDevices >= 0, "max-stored-devices must be 0 (off) or more")
+        try require(notificationHistory >= 0, "notification-history must be 0 (off) or more")
+        try require(failedAddsPerMinute >= 0, "failed-adds-per-minute must be 0 (off) or more")
+        try require(failedHellosPerSecond == 0 || (failedHellosPerSecond >= 0.001 && failedHellosPerSecond.isFinite),
+                    "failed-hellos-per-second must be 0 (off) or at least 0.001")
+        try require(maxConnectionsPerAddress >= 0, "max-connections-per-address must be 0 (off) or more")
     }
 }

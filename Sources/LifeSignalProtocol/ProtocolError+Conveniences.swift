@@ -16,5 +16,6 @@ extension ProtocolError {
     public static func conflict(_ message: String) -> ProtocolError { ProtocolError(.conflict, message) }
     public static func rateLimited(_ message: String) -> ProtocolError { ProtocolError(.rateLimited, message) }
     public static func overloaded(_ message: String) -> ProtocolError { ProtocolError(.overloaded, message) }
+    public static func limitExceeded(_ message: String) -> ProtocolError { ProtocolError(.limitExceeded, message) }
     public static func `internal`(_ message: String) -> ProtocolError { ProtocolError(.internal, message) }
 }

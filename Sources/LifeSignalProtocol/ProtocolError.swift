@@ -24,12 +24,15 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         public static let conflict = Code(rawValue: "conflict")
         public static let rateLimited = Code(rawValue: "rate_limited")
         public static let overloaded = Code(rawValue: "overloaded")
+        /// v1.1: a per-user quota (PROTOCOL.md §10) is reached; the request was not run.
+        public static let limitExceeded = Code(rawValue: "limit_exceeded")
         public static let `internal` = Code(rawValue: "internal")
 
         /// Every code of protocol version 1.
         public static let allV1: [Code] = [
             .badFrame, .frameTooLarge, .badJSON, .badRequest, .unknownOp, .unauthenticated, .unsupportedVersion,
-            .replaced, .tooManyDevices, .forbidden, .notFound, .conflict, .rateLimited, .overloaded, .internal,
+            .replaced, .tooManyDevices, .forbidden, .notFound, .conflict, .rateLimited, .overloaded, .limitExceeded,
+            .internal,
         ]
 
         /// Whether the broker closes the connection after sending this error (the §9 table).

@@ -57,6 +57,31 @@ struct Serve: ParsableCommand {
     @Option(help: .setting(
         "Id this broker gives in hello (diagnostics).", env: "BROKER_ID", default: "host name and port"))
     var brokerId: String?
+    // Per-user quotas (PROTOCOL §10); 0 turns each off.
+    @Option(help: .setting(
+        "Contacts per user; over it contacts.add gets limit_exceeded.", env: "MAX_CONTACTS",
+        default: defaults.maxContacts))
+    var maxContacts: Int?
+    @Option(help: .setting(
+        "Devices stored per user; a new one replaces the least recently seen offline one.", env: "MAX_STORED_DEVICES",
+        default: defaults.maxStoredDevices))
+    var maxStoredDevices: Int?
+    @Option(help: .setting(
+        "Newest notifications kept per user; older ones are pruned with their pushes.", env: "NOTIFICATION_HISTORY",
+        default: defaults.notificationHistory))
+    var notificationHistory: Int?
+    @Option(help: .setting(
+        "contacts.add with an unknown QR code per user and minute; then rate_limited.", env: "FAILED_ADDS_PER_MINUTE",
+        default: defaults.failedAddsPerMinute))
+    var failedAddsPerMinute: Int?
+    @Option(help: .setting(
+        "Hellos with bad credentials per second per source address (IPv6: per /64); then rate_limited and close.",
+        env: "FAILED_HELLOS_PER_SECOND", default: defaults.failedHellosPerSecond))
+    var failedHellosPerSecond: Double?
+    @Option(help: .setting(
+        "Connections open at once per source address (IPv6: per /64); then overloaded and close.",
+        env: "MAX_CONNECTIONS_PER_ADDRESS", default: defaults.maxConnectionsPerAddress))
+    var maxConnectionsPerAddress: Int?
     @Option(help: .setting(
         "trace, debug, info, notice, warning, error or critical.", env: "LOG_LEVEL", default: Serve.defaultLogLevel))
     var logLevel: String?
@@ -89,6 +114,16 @@ struct Serve: ParsableCommand {
             maxPendingWrites, "MAX_PENDING_WRITES", config.maxPendingWrites)
         config.maxConnections = try environment.resolve(maxConnections, "MAX_CONNECTIONS")
         config.brokerID = try environment.resolve(brokerId, "BROKER_ID")
+        config.maxContacts = try environment.resolve(maxContacts, "MAX_CONTACTS", config.maxContacts)
+        config.maxStoredDevices = try environment.resolve(maxStoredDevices, "MAX_STORED_DEVICES", config.maxStoredDevices)
+        config.notificationHistory = try environment.resolve(
+            notificationHistory, "NOTIFICATION_HISTORY", config.notificationHistory)
+        config.failedAddsPerMinute = try environment.resolve(
+            failedAddsPerMinute, "FAILED_ADDS_PER_MINUTE", config.failedAddsPerMinute)
+        config.failedHellosPerSecond = try environment.resolve(
+            failedHellosPerSecond, "FAILED_HELLOS_PER_SECOND", config.failedHellosPerSecond)
+        config.maxConnectionsPerAddress = try environment.resolve(
+            maxConnectionsPerAddress, "MAX_CONNECTIONS_PER_ADDRESS", config.maxConnectionsPerAddress)
         let levelName = try environment.resolve(logLevel, "LOG_LEVEL", Self.defaultLogLevel)
         guard let level = Logger.Level(rawValue: levelName) else {
             throw ValidationError("unknown log level '\(levelName)'")

@@ -8,7 +8,7 @@ struct ProtocolErrorTests {
         ("bad_frame", true), ("frame_too_large", true), ("bad_json", false), ("bad_request", false),
         ("unknown_op", false), ("unauthenticated", true), ("unsupported_version", true), ("replaced", true),
         ("too_many_devices", true), ("forbidden", false), ("not_found", false), ("conflict", false),
-        ("rate_limited", false), ("overloaded", false), ("internal", false),
+        ("rate_limited", false), ("overloaded", false), ("limit_exceeded", false), ("internal", false),
     ]
 
     @Test func codesMatchTheTable() {
@@ -25,7 +25,7 @@ struct ProtocolErrorTests {
             (.unsupportedVersion("m"), .unsupportedVersion), (.replaced("m"), .replaced),
             (.tooManyDevices("m"), .tooManyDevices), (.forbidden("m"), .forbidden), (.notFound("m"), .notFound),
             (.conflict("m"), .conflict), (.rateLimited("m"), .rateLimited), (.overloaded("m"), .overloaded),
-            (.internal("m"), .internal),
+            (.limitExceeded("m"), .limitExceeded), (.internal("m"), .internal),
         ]
         #expect(pairs.map(\.1) == ProtocolError.Code.allV1)
         for (error, code) in pairs {

@@ -3,6 +3,7 @@
 struct LogThrottle: Sendable {
     enum Kind: Hashable {
         case acceptFailed, connectionRefused, connectionEvicted, overloaded, registerLimited
+        case addressConnectionRefused, failedHellosLimited
     }
 
     static let intervalMs: UInt64 = 5_000

@@ -30,6 +30,12 @@ struct TokenBucket: Sendable {
         return true
     }
 
+    /// Whether `take` would succeed at `nowMs` (nothing is taken).
+    func hasToken(nowMs: UInt64) -> Bool {
+        let now = nowMs &* 1000
+        return max(fullAtUs, now) &- now <= toleranceUs
+    }
+
     /// True when the bucket has refilled completely by `nowMs`: it then remembers nothing a
     /// fresh bucket would not, so a table of buckets may drop it.
     func isFull(nowMs: UInt64) -> Bool { fullAtUs <= nowMs &* 1000 }

@@ -1,20 +1,21 @@
 import LifeSignalProtocol
 
 /// The part of a user's notification history kept in memory: the newest ones in full, and
-/// exact counts of all of them. Older notifications stay in the store and are read on demand.
+/// exact counts of all of them (the ledger, which also prunes the history). Older notifications
+/// stay in the store and are read on demand.
 struct NotificationWindow: Sendable {
     /// How many of the newest notifications are kept (the default page size of `notifications.list`).
     static let capacity = 100
 
     /// Newest first.
     private(set) var newest: [Notification]
-    private(set) var totalCount: Int
-    private(set) var unreadCount: Int
+    private(set) var ledger: NotificationLedger
+    var totalCount: Int { ledger.count }
+    var unreadCount: Int { ledger.unreadCount }
 
-    init(newest: [Notification], totalCount: Int, unreadCount: Int) {
+    init(newest: [Notification], ledger: NotificationLedger) {
         self.newest = Array(newest.prefix(Self.capacity))
-        self.totalCount = totalCount
-        self.unreadCount = unreadCount
+        self.ledger = ledger
     }
 
     /// True when every notification of the user is in memory.
@@ -25,25 +26,30 @@ struct NotificationWindow: Sendable {
     mutating func add(_ notification: Notification) {
         newest.insert(notification, at: 0)
         if newest.count > Self.capacity { newest.removeLast() }
-        totalCount += 1
-        if !notification.isRead { unreadCount += 1 }
+        ledger.add(id: notification.id, isUnread: !notification.isRead)
     }
 
     /// Marks one read; `wasUnread` says whether the count changes (it may be older than the window).
     mutating func markRead(id: String, wasUnread: Bool) {
         if let index = newest.firstIndex(where: { $0.id == id }) { newest[index].isRead = true }
-        if wasUnread { unreadCount -= 1 }
+        ledger.markRead(id: id, wasUnread: wasUnread)
     }
 
     mutating func markAllRead() {
         for index in newest.indices { newest[index].isRead = true }
-        unreadCount = 0
+        ledger.markAllRead()
     }
 
     mutating func remove(id: String, wasUnread: Bool) {
         newest.removeAll { $0.id == id }
-        totalCount -= 1
-        if wasUnread { unreadCount -= 1 }
+        ledger.remove(id: id, wasUnread: wasUnread)
+    }
+
+    /// Prunes the history once a step is due (true then); the window keeps only what is still stored.
+    mutating func pruneIfDue() -> Bool {
+        guard ledger.pruneIfDue() else { return false }
+        if newest.count > ledger.count { newest.removeLast(newest.count - ledger.count) }
+        return true
     }
 
     /// A page answered from memory, or nil when it reaches past the window.

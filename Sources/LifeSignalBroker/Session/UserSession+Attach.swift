@@ -23,6 +23,13 @@ extension UserSession {
                 "at most \(configuration.maxDevicesPerUser) devices may be online at once"), rid: hello.rid)
             return
         }
+        // A new device may replace the least recently seen offline one (§10), in its transaction.
+        let forgotten: [StoreChange]
+        do {
+            forgotten = try makeRoom(forDevice: hello.deviceID)
+        } catch {
+            return connection.fail(error, rid: hello.rid)
+        }
         online[hello.deviceID] = connection
         let key = DeviceKey(userID: userID, deviceID: hello.deviceID)
         var record = devices[hello.deviceID] ?? DeviceRecord(key: key, platform: nil, pushToken: nil, lastSeenAt: nil)
@@ -48,7 +55,7 @@ extension UserSession {
             if let catchUp = catchUpFromMemory(resume: hello.resume, through: baseline) {
                 connection.complete(connection.reserveResponse(), with: Outbound.ok(rid: hello.rid, greeting) + catchUp)
                 var mutation = Mutation(now: WallClock.nowMs())
-                mutation.changes.append(.upsertDevice(record))
+                mutation.changes += forgotten + [.upsertDevice(record)]
                 mutation.touch(self)
                 commit(mutation)
                 connection.finishAuthentication(as: .active(self, deviceID: hello.deviceID))
@@ -60,7 +67,7 @@ extension UserSession {
         let snapshot = replay == nil ? snapshotFrame(seq: baseline) : nil
         let ticket = connection.reserveResponse()
         pendingCommits += 1
-        let write = StoreWrite(changes: [.upsertDevice(record)], query: replay)
+        let write = StoreWrite(changes: forgotten + [.upsertDevice(record)], query: replay)
         submit(write) { [self] result in
             assumeIsolated { session in
                 defer { session.commitFinished() }

@@ -3,6 +3,7 @@ import LifeSignalProtocol
 extension UserSession {
     /// `contacts.add`: the owner of `qrCode` becomes a contact, both sides at once (§5).
     func addContact(_ request: Request, from connection: ClientConnection) {
+        guard !refuseIfTooManyFailedAdds(request, from: connection) else { return }
         let qrCode: String
         let isResponder: Bool
         let isDependent: Bool
@@ -11,11 +12,13 @@ extension UserSession {
             isResponder = try request.bool("isResponder")
             isDependent = try request.bool("isDependent")
             guard qrCode != user.qrCode else { throw .badRequest("that is your own QR code") }
+            try ensureRoomForContact()
         } catch {
             return connection.respond(error: error, rid: request.rid)
         }
         afterQuery(.userIDForQRCode(qrCode), for: request, from: connection) { session, answer in
             guard case .userID(let otherID?) = answer else {
+                session.recordFailedAdd()
                 return connection.respond(error: .notFound("no user has that QR code"), rid: request.rid)
             }
             session.perform(request, from: connection, loading: [otherID]) { (session, mutation) throws(ProtocolError) in
@@ -33,6 +36,7 @@ extension UserSession {
         }
         guard otherID != userID else { throw .badRequest("that is your own QR code") }
         guard contacts[otherID] == nil else { throw ProtocolError(.conflict, "already a contact") }
+        try ensureRoomForContact(with: other)
         let mine = ContactLink(
             record: ContactRecord(userID: userID, contactID: otherID, isResponder: isResponder,
                                   isDependent: isDependent, addedAt: mutation.now),

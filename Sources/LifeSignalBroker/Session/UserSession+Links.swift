@@ -67,6 +67,7 @@ extension UserSession {
             alertData: alert)
         notifications.add(notification)
         mutation.changes.append(.insertNotification(userID: userID, notification))
+        pruneNotificationHistoryIfDue(into: &mutation)
         emit(EventName.notificationAdded, ["notification": notification.json], into: &mutation)
         queuePushes(of: notification, into: &mutation)
     }

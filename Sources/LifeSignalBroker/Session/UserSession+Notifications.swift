@@ -101,7 +101,10 @@ extension UserSession {
         }
         let apply: @Sendable (isolated UserSession, Notification?) -> Void = { session, found in
             session.perform(request, from: connection) { (mutation) throws(ProtocolError) in
-                guard let notification = found else { throw .notFound("no such notification") }
+                // Pruned meanwhile (a read from the store may predate it): gone, as if deleted.
+                guard let notification = found, session.notifications.ledger.isStored(id: notification.id) else {
+                    throw .notFound("no such notification")
+                }
                 return rules(session, notification, &mutation)
             }
         }

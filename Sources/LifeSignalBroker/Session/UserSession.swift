@@ -53,8 +53,9 @@ actor UserSession {
         contacts = Dictionary(uniqueKeysWithValues: stored.contacts.map {
             ($0.record.contactID, ContactLink(record: $0.record, lastKnown: $0.mirror))
         })
-        notifications = NotificationWindow(newest: stored.recentNotifications, totalCount: stored.notificationCount,
-                                           unreadCount: stored.unreadCount)
+        notifications = NotificationWindow(
+            newest: stored.recentNotifications,
+            ledger: NotificationLedger(limit: configuration.notificationHistory, stored: stored.notificationLedger))
     }
 
     var isIdle: Bool { online.isEmpty && pendingCommits == 0 && pins == 0 }

@@ -49,15 +49,26 @@ enum SQLiteReads {
         let lastSeq: Int64 = bounds?["newest"] ?? 0
         let oldest: Int64 = bounds?["oldest"] ?? lastSeq + 1
         let tokenHash: Data = row["token_hash"]
-        let counts = try Row.fetchOne(db.cachedStatement(sql: """
-            SELECT count(*) AS total, count(*) FILTER (WHERE is_read = 0) AS unread
-            FROM notifications WHERE user_id = ?
-            """), arguments: [id])
+        let ledger = try notificationLedger(of: id, db)
         return StoredUser(
             user: UserColumns.user(from: row), tokenHash: Array(tokenHash), devices: devices,
             lastSeq: lastSeq, oldestRetainedSeq: oldest, contacts: try contacts(of: id, db),
             recentNotifications: try notifications(userID: id, beforeID: nil, limit: NotificationWindow.capacity, db) ?? [Notification](),
-            notificationCount: counts?["total"] ?? 0, unreadCount: counts?["unread"] ?? 0)
+            notificationCount: ledger.count, unreadCount: ledger.filter(\.isUnread).count,
+            notificationLedger: ledger)
+    }
+
+    /// Every notification of the user, oldest first, from the index alone. As many as the history
+    /// keeps: a load prunes it first (`Broker.load`).
+    private static func notificationLedger(of userID: String, _ db: Database) throws -> [NotificationLedger.Entry] {
+        let rows = try Row.fetchCursor(db.cachedStatement(sql: """
+            SELECT id, is_read FROM notifications WHERE user_id = ? ORDER BY position
+            """), arguments: [userID])
+        var entries: [NotificationLedger.Entry] = []
+        while let row = try rows.next() {
+            entries.append(NotificationLedger.Entry(id: row[0], isUnread: !(row[1] as Bool)))
+        }
+        return entries
     }
 
     /// Each contact row joined with the contact's own user row, which the mirror is made of.

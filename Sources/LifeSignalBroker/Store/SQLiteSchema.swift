@@ -101,6 +101,14 @@ enum SQLiteSchema {
         migrator.registerMigration("v5: the alert an alert notification is about") { db in
             try db.execute(sql: "ALTER TABLE notifications ADD COLUMN alert_data TEXT")
         }
+        migrator.registerMigration("v6: notification ids in the index by user") { db in
+            // A load reads the order, read state and id of each of the user's notifications (the
+            // ledger that prunes the history, §10): from the index alone, not a table row each.
+            try db.execute(sql: """
+                DROP INDEX notifications_by_user;
+                CREATE INDEX notifications_by_user ON notifications (user_id, position, is_read, id);
+                """)
+        }
         return migrator
     }
 }

@@ -51,6 +51,9 @@ struct SQLiteWrites {
                     platform = excluded.platform, push_token = excluded.push_token, last_seen_at = excluded.last_seen_at
                 """).execute(arguments: [device.key.userID, device.key.deviceID, device.platform, device.pushToken,
                                          device.lastSeenAt])
+        case .deleteDevice(let key):
+            try db.cachedStatement(sql: "DELETE FROM devices WHERE user_id = ? AND device_id = ?")
+                .execute(arguments: [key.userID, key.deviceID])
         case .movePushToken(let token, let owner):
             try db.cachedStatement(sql: """
                 UPDATE devices SET push_token = NULL WHERE push_token = ? AND NOT (user_id = ? AND device_id = ?)
@@ -96,6 +99,8 @@ struct SQLiteWrites {
                 row.add(notification.contactData.map { String(decoding: $0.json.serialized(), as: UTF8.self) })
                 row.add(notification.alertData.map { String(decoding: $0.json.serialized(), as: UTF8.self) })
             }
+        case .pruneNotifications(let userID, let keepNewest):
+            try NotificationPruning.keepNewest(keepNewest, of: userID, db)
         case .setNotificationRead(let id):
             try db.cachedStatement(sql: "UPDATE notifications SET is_read = 1 WHERE id = ?").execute(arguments: [id])
         case .markAllNotificationsRead(let userID):

@@ -7,6 +7,8 @@ public enum StoreChange: Sendable {
     /// Rewrites the user's profile, check-in and alert fields (never the credential).
     case updateUser(User)
     case upsertDevice(DeviceRecord)
+    /// Forgets a device, its token with it (`maxStoredDevices`).
+    case deleteDevice(DeviceKey)
     /// A token is unique: whoever held it before loses it when it moves to `owner`.
     case movePushToken(token: String, owner: DeviceKey)
     /// `body` is the event without its length prefix (usually a slice of the frame sent to devices).
@@ -17,6 +19,9 @@ public enum StoreChange: Sendable {
     case upsertContact(ContactRecord)
     case deleteContact(userID: String, contactID: String)
     case insertNotification(userID: String, Notification)
+    /// Deletes all but the user's newest `keepNewest` notifications, and the pushes recorded for
+    /// them (`notificationHistory`).
+    case pruneNotifications(userID: String, keepNewest: Int)
     case setNotificationRead(id: String)
     case markAllNotificationsRead(userID: String)
     case deleteNotification(id: String)
@@ -186,5 +191,6 @@ public struct StoredUser: Sendable {
     public var recentNotifications: [Notification]
     public var notificationCount: Int
     public var unreadCount: Int
-
+    /// Every stored notification, oldest first, for pruning the history with exact counts.
+    var notificationLedger: [NotificationLedger.Entry]
 }

@@ -1,0 +1,40 @@
+/// One token bucket per key (a source address, a user), all alike.
+///
+/// Bounded: a bucket that has refilled is the same as none and is dropped when the table has
+/// doubled since the last sweep (amortized O(1)); past `maxEntries` live buckets, new keys are
+/// refused until some refill.
+struct KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
+    static var maxEntries: Int { 100_000 }
+
+    private let template: TokenBucket
+    private var buckets: [Key: TokenBucket] = [:]
+    private var sweepAt = 1_024
+
+    init(ratePerSecond: Double, burst: Int) {
+        template = TokenBucket(ratePerSecond: ratePerSecond, burst: burst)
+    }
+
+    var isEnabled: Bool { template.isEnabled }
+    var count: Int { buckets.count }
+
+    /// Takes a token for `key` at `nowMs`; false when its bucket is empty.
+    mutating func take(_ key: Key, nowMs: UInt64) -> Bool {
+        guard template.isEnabled else { return true }
+        if let index = buckets.index(forKey: key) { return buckets.values[index].take(nowMs: nowMs) }
+        if buckets.count >= sweepAt {
+            buckets = buckets.filter { !$0.value.isFull(nowMs: nowMs) }
+            sweepAt = max(1_024, 2 * buckets.count)
+        }
+        guard buckets.count < Self.maxEntries else { return false }
+        var bucket = template
+        let taken = bucket.take(nowMs: nowMs)
+        buckets[key] = bucket
+        return taken
+    }
+
+    /// Whether `take` would succeed now, without taking: for limits that count only failures,
+    /// checked before the request runs and charged after it failed.
+    func hasToken(_ key: Key, nowMs: UInt64) -> Bool {
+        buckets[key]?.hasToken(nowMs: nowMs) ?? true
+    }
+}

@@ -1,0 +1,25 @@
+import LifeSignalProtocol
+import Testing
+
+/// PROTOCOL §10 `--failed-adds-per-minute`: `contacts.add`s with an unknown QR code, per user;
+/// over it every `contacts.add` of the user is `rate_limited` and not run.
+@Suite("Quota: failed adds", .serialized)
+struct FailedAddLimitTests {
+    @Test func afterTooManyUnknownQRCodesAUsersAddsAreRateLimitedAndNotRun() throws {
+        let broker = try BrokerProcess(arguments: ["--failed-adds-per-minute", "3"])
+        let alice = try Person("Alice", port: broker.port)
+        let bob = try Person("Bob", port: broker.port)
+        let guess: JSONObject = ["qrCode": "ZZZZZZZZZZZZ", "isResponder": true, "isDependent": false]
+        for _ in 0..<3 { #expect(alice.request(Op.contactsAdd, guess)?.errorCode == .notFound) }
+
+        // Now even a real code is refused, and not run: Bob hears nothing.
+        #expect(alice.tryToAdd(bob)?.errorCode == .rateLimited)
+        #expect(!alice.phone.isClosed)
+        #expect(bob.settle().allSatisfy { $0.isEmpty })
+        // Per user: another device of Alice's is refused too; Bob is not.
+        let tablet = try alice.addDevice("tablet")
+        #expect(tablet.request(Op.contactsAdd, guess)?.errorCode == .rateLimited)
+        bob.add(alice, responder: true, dependent: false)
+        #expect(alice.ok(Op.contactsList)["contacts"]?.arrayValue?.count == 1)
+    }
+}
