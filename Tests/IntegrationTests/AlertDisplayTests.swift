@@ -10,9 +10,7 @@ struct AlertDisplayTests {
 
     init() throws {
         broker = try BrokerProcess()
-        cli = LSClient(broker: broker)
-        try cli.register("Alice")
-        try cli.register("Bob")
+        cli = try LSClient(broker: broker, registering: ["Alice", "Bob"])
     }
 
     @Test func respondersSeeWhatTheAlertSays() throws {

@@ -172,7 +172,7 @@ struct ContactWorld {
             }
             guard let phone = person.phone else { continue }
             // The phone's events may still be on their way; a new device's snapshot is the truth.
-            #expect(await Self.poll { await phone.state?.lastSeq ?? 0 >= mine.lastSeq },
+            #expect(await poll(every: .milliseconds(5)) { await phone.state?.lastSeq ?? 0 >= mine.lastSeq },
                     "\(person.id)'s phone never reached seq \(mine.lastSeq), after \(context)")
             let phoneState = await phone.state
             let held = try #require(phoneState)
@@ -183,15 +183,5 @@ struct ContactWorld {
 
     func closeDevices() async {
         for person in people { await person.phone?.close() }
-    }
-
-    /// Polls `condition` until it holds; false if it never did within 30 s.
-    static func poll(_ condition: () async -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return await condition()
     }
 }

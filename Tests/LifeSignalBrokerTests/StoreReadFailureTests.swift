@@ -82,14 +82,4 @@ struct StoreReadFailureTests {
         #expect(await bob.state?.contacts[aliceRegistration.user.id]?.isNonResponsive == true)
         await bob.close()
     }
-
-    /// Polls `condition` until it holds; false if it never did within 30 s.
-    private func poll(_ condition: () async -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if await condition() { return true }
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        return await condition()
-    }
 }

@@ -4,6 +4,12 @@ import Testing
 
 /// Shortcuts for tests that drive `lsclient` as people do: profiles by name, QR codes, saved state.
 extension LSClient {
+    /// A client of `broker` with a profile registered for each of `names`.
+    init(broker: BrokerProcess, registering names: [String]) throws {
+        self.init(broker: broker)
+        for name in names { try register(name) }
+    }
+
     /// Registers a profile of that name (lowercased) for a user of that name.
     func register(_ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
         let outcome = try run(["--profile", name.lowercased(), "register", "--name", name])
