@@ -68,11 +68,13 @@ struct StoreReadFailureTests {
         try await alice.connect()
         try await bob.connect()
         _ = try await bob.addContact(qrCode: aliceRegistration.user.qrCode, isResponder: false, isDependent: true)
-        // Alice checks in with a 3 s interval and goes offline: she is unloaded, so the deadline
-        // has to load her, which fails until the store recovers.
-        try await alice.updateProfile(checkInIntervalSec: 3)
-        try await alice.checkIn()
+        // Alice checks in with a 10 s interval and goes offline: she is unloaded, so the deadline
+        // has to load her, which fails until the store recovers. The failure is set first (her
+        // session is loaded until she goes, so nothing loads her before): a test starved of
+        // threads, as under TSan, may resume after the deadline.
+        try await alice.updateProfile(checkInIntervalSec: 10)
         broker.store.failing.withLock { $0.users = [aliceRegistration.user.id] }
+        try await alice.checkIn()
         await alice.close()
 
         #expect(await poll { broker.store.failing.withLock { $0.failed } >= 2 }, "the deadline was not retried")
