@@ -5,11 +5,10 @@ extension UserSession {
     /// gets "{A} missed their check-in." (§8). Nothing happens if the deadline moved meanwhile.
     func markNonResponsive(missing deadline: Int64) {
         var mutation = Mutation(now: WallClock.nowMs())
-        guard user.checkInDeadline == deadline, !user.isNonResponsive, deadline <= mutation.now else { return }
-        var updated = user
-        updated.isNonResponsive = true
-        replaceUser(with: updated, &mutation)
-        tellEach(responderIDs, .nonResponsive, "\(user.name) missed their check-in.", into: &mutation)
-        commit(mutation)
+        let userID = self.userID
+        let fired = try? step(involving: responderIDs, &mutation) { (step) throws(ProtocolError) in
+            try SafetyRules.missedCheckIn(of: userID, deadline: deadline, in: &step)
+        }
+        if fired == true { commit(mutation) }
     }
 }

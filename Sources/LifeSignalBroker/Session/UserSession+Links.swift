@@ -1,70 +1,78 @@
 import LifeSignalProtocol
 
-/// The building blocks every rule is made of: each changes this user's memory, records the
-/// durable change and emits the event, in one `Mutation`.
+/// The embedded executor of the rules (DESIGN §6): it feeds a `Step` the accounts of the loaded
+/// users a request touches, and turns the step's effects into the request's `Mutation`.
 extension UserSession {
-    /// Stores this user's side of a relationship; `contact.updated` to their devices.
-    func saveLink(_ link: ContactLink, into mutation: inout Mutation) {
-        contacts[link.record.contactID] = link
-        mutation.changes.append(.upsertContact(link.record))
-        emit(EventName.contactUpdated, ["contact": view(of: link).json], into: &mutation)
-    }
+    typealias StepRules = @Sendable (inout Step) throws(ProtocolError) -> JSONObject
 
-    /// What this user sees of a contact (§4). The mirrored fields are derived from the contact's
-    /// own document: the live one while the contact is loaded, else the one the store had.
-    func view(of link: ContactLink) -> Contact {
-        link.document(showing: mirror(of: link))
-    }
-
-    /// The contact's own document as it is now, as far as this user's view of it goes.
-    func mirror(of link: ContactLink) -> ContactMirror {
-        session(of: link.record.contactID)?.assumeIsolated { ContactMirror(of: $0.user) } ?? link.lastKnown
-    }
-
-    /// Both sides of this user's relationship with `contactID`, for rules that change them together.
-    func bothSides(of contactID: String) throws(ProtocolError) -> Relationship {
-        guard let other = session(of: contactID), let mine = contacts[contactID],
-              let theirs = other.assumeIsolated({ $0.contacts[userID] }) else { throw .notFound("no such contact") }
-        return Relationship(other: other, mine: mine, theirs: theirs)
-    }
-
-    /// Stores both sides; `contact.updated` to both users' devices.
-    func save(_ relationship: Relationship, into mutation: inout Mutation) {
-        saveLink(relationship.mine, into: &mutation)
-        relationship.other.assumeIsolated { $0.saveLink(relationship.theirs, into: &mutation) }
-    }
-
-    /// Deletes this user's side of a relationship; `contact.removed` to their devices.
-    func dropLink(to contactID: String, into mutation: inout Mutation) {
-        contacts[contactID] = nil
-        mutation.changes.append(.deleteContact(userID: userID, contactID: contactID))
-        emit(EventName.contactRemoved, ["contactId": .string(contactID)], into: &mutation)
-    }
-
-    /// This user's contact `contactID` changed their own document from `before` to `after`: the
-    /// link keeps the new one, and where the view changed, `contact.updated` to this user's devices.
-    func contactChanged(_ contactID: String, from before: ContactMirror, to after: ContactMirror,
-                        into mutation: inout Mutation) {
-        guard var link = contacts[contactID] else { return }
-        link.lastKnown = after
-        contacts[contactID] = link
-        let shown = link.document(showing: after)
-        if shown != link.document(showing: before) {
-            emit(EventName.contactUpdated, ["contact": shown.json], into: &mutation)
+    /// Runs `rules` for `request` once this user and `others` are loaded; the connection's later
+    /// requests wait until it has run.
+    func run(_ request: Request, from connection: ClientConnection, involving others: Set<String> = [],
+             _ rules: @escaping StepRules) {
+        perform(request, from: connection, loading: others) { (session, mutation) throws(ProtocolError) in
+            try session.step(involving: others, &mutation, rules)
         }
+    }
+
+    /// One step of the rules over this user and the loaded ones of `others`, applied to memory
+    /// and recorded in `mutation`. A rule that throws has changed nothing. Memory takes exactly
+    /// the changes the store is given, in their order, so the two cannot tell different stories.
+    func step<Result>(involving others: Set<String>, _ mutation: inout Mutation,
+                      _ rules: (inout Step) throws(ProtocolError) -> Result) throws(ProtocolError) -> Result {
+        var sessions = [userID: self]
+        for id in others { if let other = session(of: id) { sessions[id] = other } }
+        var step = Step(now: mutation.now, accounts: sessions.values.map { $0.assumeIsolated { $0.account } })
+        let result = try rules(&step)
+        for effect in step.effects {
+            switch effect {
+            case .store(let change):
+                mutation.changes.append(change)
+                Self.remember(change, in: sessions)
+            case .event(let userID, let name, let data):
+                sessions[userID]?.assumeIsolated { $0.emit(name, data, into: &mutation) }
+            case .notification(let userID, let notification):
+                sessions[userID]?.assumeIsolated { $0.store(notification, into: &mutation) }
+            }
+        }
+        return result
+    }
+
+    private static func remember(_ change: StoreChange, in sessions: [String: UserSession]) {
+        switch change {
+        case .updateUser(let user):
+            sessions[user.id]?.assumeIsolated { $0.adopt(user) }
+        case .upsertContact(let record):
+            let mirror = sessions[record.contactID]?.assumeIsolated { ContactMirror(of: $0.user) }
+            sessions[record.userID]?.assumeIsolated { session in
+                session.account.contacts[record.contactID] = record
+                if let mirror { session.lastKnown[record.contactID] = mirror }
+            }
+        case .deleteContact(let userID, let contactID):
+            sessions[userID]?.assumeIsolated { session in
+                session.account.contacts[contactID] = nil
+                session.lastKnown[contactID] = nil
+            }
+        default:
+            break
+        }
+    }
+
+    /// Takes the user's new document, keeping what follows from it in step: the deadline
+    /// scheduler, and every loaded contact's fallback copy of it.
+    private func adopt(_ updated: User) {
+        let before = account.user
+        account.user = updated
+        if updated.checkInDeadline != before.checkInDeadline || updated.isNonResponsive != before.isNonResponsive {
+            broker.assumeIsolated { $0.deadlineChanged(for: updated) }
+        }
+        let mirror = ContactMirror(of: updated)
+        guard mirror != ContactMirror(of: before) else { return }
+        for contactID in contacts.keys { session(of: contactID)?.assumeIsolated { $0.lastKnown[userID] = mirror } }
     }
 
     /// Stores a notification for this user, announces it to their devices and pushes it to
     /// their offline ones (§5, §7).
-    func notify(
-        _ type: NotificationType, _ message: String, about contactID: String, named name: String,
-        role: ContactRole, alert: AlertInfo? = nil, pingID: String? = nil, into mutation: inout Mutation
-    ) {
-        let notification = Notification(
-            id: Credentials.newID(prefix: "n"), type: type, title: type.title, message: message,
-            timestamp: mutation.now, isRead: false, relatedContactID: contactID, relatedAlertID: alert?.id,
-            relatedPingID: pingID, contactData: ContactData(id: contactID, name: name, role: role, action: type.action),
-            alertData: alert)
+    func store(_ notification: Notification, into mutation: inout Mutation) {
         notifications.add(notification)
         mutation.changes.append(.insertNotification(userID: userID, notification))
         pruneNotificationHistoryIfDue(into: &mutation)
@@ -72,28 +80,18 @@ extension UserSession {
         queuePushes(of: notification, into: &mutation)
     }
 
-    /// This user's responders: the contacts who watch over them.
-    var responderIDs: Set<String> { Set(contacts.values.filter(\.record.isResponder).map(\.record.contactID)) }
-
-    /// This user's document changed from `before` to `after`: every loaded contact keeps the new
-    /// one, and those whose view changed hear of it. Contacts who may see the change (all of them
-    /// for a name, responders for the check-in and alert fields) are loaded by the request first.
-    func showChange(from before: ContactMirror, to after: ContactMirror, into mutation: inout Mutation) {
-        guard before != after else { return }
-        let audience = before.name != after.name ? Set(contacts.keys) : responderIDs
-        for contactID in contacts.keys.sorted() {
-            guard let contact = session(of: contactID) else {
-                assert(!audience.contains(contactID), "a contact who sees this change was not loaded")
-                continue
-            }
-            contact.assumeIsolated { $0.contactChanged(userID, from: before, to: after, into: &mutation) }
-        }
+    /// What this user sees of a contact (§4), derived from the contact's own document: the live
+    /// one while the contact is loaded, else the one the store had.
+    func view(of record: ContactRecord) -> Contact {
+        record.view(showing: mirror(of: record.contactID))
     }
-}
 
-/// A relationship seen from both ends: the other user's session, this user's link to them and theirs back.
-struct Relationship {
-    let other: UserSession
-    var mine: ContactLink
-    var theirs: ContactLink
+    private func mirror(of contactID: String) -> ContactMirror {
+        if let live = session(of: contactID)?.assumeIsolated({ ContactMirror(of: $0.user) }) { return live }
+        return lastKnown[contactID] ?? ContactMirror(name: "", lastCheckInAt: nil, checkInDeadline: nil,
+                                                     isNonResponsive: false, alert: nil)
+    }
+
+    /// This user's responders: the contacts who watch over them.
+    var responderIDs: Set<String> { account.responderIDs }
 }

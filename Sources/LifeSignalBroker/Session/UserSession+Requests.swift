@@ -13,12 +13,9 @@ extension UserSession {
         case Op.register:
             broker.assumeIsolated { $0.register(request, from: connection) }
         case Op.profileUpdate:
-            // Every contact is told of a changed profile, so they are loaded first.
-            perform(request, from: connection, loading: Set(contacts.keys)) { (session, mutation) throws(ProtocolError) in
-                try session.updateProfile(request, &mutation)
-            }
+            updateProfile(request, from: connection)
         case Op.qrRotate:
-            perform(request, from: connection) { mutation in rotateQRCode(&mutation) }
+            rotateQRCode(request, from: connection)
         case Op.deviceRegister:
             perform(request, from: connection) { (mutation) throws(ProtocolError) in
                 try registerPushToken(request, device: connection, &mutation)

@@ -16,7 +16,15 @@ actor UserSession {
     /// reference made a cycle that leaked the sessions still busy when the loop shut down.
     unowned let broker: Broker
     let configuration: BrokerConfiguration
-    var user: User
+    /// The user's document and their side of each relationship: what the rules read and change.
+    var account: Account
+    var user: User { account.user }
+    /// Contacts by the other user's id.
+    var contacts: [String: ContactRecord] { account.contacts }
+    /// Each contact's own document as the store had it when this user was loaded, kept current
+    /// while both are loaded. Only a fallback: a view is made from the contact's live document
+    /// while it is loaded (`view(of:)`).
+    var lastKnown: [String: ContactMirror]
     let tokenHash: [UInt8]
     var devices: [String: DeviceRecord]
     var online: [String: ClientConnection] = [:]
@@ -29,8 +37,6 @@ actor UserSession {
     var isStale = false
     /// Requests being prepared that need this session loaded when their rules run.
     var pins = 0
-    /// Contacts by the other user's id.
-    var contacts: [String: ContactLink]
     var notifications: NotificationWindow
     /// Notifications older than the window that a request has read from the store since: their
     /// state here is the current one (nil: deleted), whatever an earlier read still in flight says.
@@ -45,14 +51,13 @@ actor UserSession {
         self.broker = broker
         self.configuration = configuration
         userID = stored.user.id
-        user = stored.user
+        account = Account(user: stored.user, contacts: Dictionary(
+            uniqueKeysWithValues: stored.contacts.map { ($0.record.contactID, $0.record) }))
+        lastKnown = Dictionary(uniqueKeysWithValues: stored.contacts.map { ($0.record.contactID, $0.mirror) })
         tokenHash = stored.tokenHash
         devices = Dictionary(uniqueKeysWithValues: stored.devices.map { ($0.key.deviceID, $0) })
         lastSeq = stored.lastSeq
         oldestRetainedSeq = stored.oldestRetainedSeq
-        contacts = Dictionary(uniqueKeysWithValues: stored.contacts.map {
-            ($0.record.contactID, ContactLink(record: $0.record, lastKnown: $0.mirror))
-        })
         notifications = NotificationWindow(
             newest: stored.recentNotifications,
             ledger: NotificationLedger(limit: configuration.notificationHistory, stored: stored.notificationLedger))

@@ -1,0 +1,45 @@
+import LifeSignalProtocol
+
+/// `ping.send`, `ping.respond` and `ping.clear` (§5): a responder pings a dependent, who answers.
+enum PingRules {
+    static func send(to contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
+        -> JSONObject
+    {
+        var (mine, theirs) = try step.relationship(of: userID, with: contactID)
+        guard mine.isDependent else { throw notYourDependent }
+        let ping = PendingPing(id: Credentials.newID(prefix: "p"), sentAt: step.now)
+        mine.outgoingPing = ping
+        theirs.incomingPing = ping
+        step.save(mine, theirs)
+        let myName = try step.account(userID).user.name
+        step.notify(contactID, .ping, "\(myName) pinged you.", about: userID, pingID: ping.id)
+        return ["pingId": .string(ping.id)]
+    }
+
+    static func respond(to contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
+        -> JSONObject
+    {
+        var (mine, theirs) = try step.relationship(of: userID, with: contactID)
+        guard let ping = mine.incomingPing else { throw .notFound("no pending ping from that contact") }
+        mine.incomingPing = nil
+        theirs.outgoingPing = nil
+        step.save(mine, theirs)
+        let myName = try step.account(userID).user.name
+        step.notify(contactID, .pingResponse, "\(myName) responded to your ping.", about: userID, pingID: ping.id)
+        return [:]
+    }
+
+    /// The pinger withdraws their pending ping; nobody is notified.
+    static func clear(to contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
+        -> JSONObject
+    {
+        var (mine, theirs) = try step.relationship(of: userID, with: contactID)
+        guard mine.outgoingPing != nil else { throw .notFound("no pending ping to that contact") }
+        mine.outgoingPing = nil
+        theirs.incomingPing = nil
+        step.save(mine, theirs)
+        return [:]
+    }
+
+    static var notYourDependent: ProtocolError { ProtocolError(.forbidden, "that contact is not your dependent") }
+}

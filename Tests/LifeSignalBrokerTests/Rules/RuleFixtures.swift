@@ -1,0 +1,52 @@
+@testable import LifeSignalBroker
+import LifeSignalProtocol
+
+/// Accounts for rule tests: users by name, linked as the test says. No broker, no store.
+enum RuleFixtures {
+    static let now: Int64 = 1_000_000
+
+    static func account(_ name: String, checkedInAt: Int64? = nil) -> Account {
+        var user = User(id: "u_\(name)", name: name, qrCode: "qr_\(name)", createdAt: 0)
+        if let checkedInAt {
+            user.lastCheckInAt = checkedInAt
+            user.checkInDeadline = checkedInAt + user.checkInIntervalSec * 1000
+        }
+        return Account(user: user, contacts: [:])
+    }
+
+    /// `responder` watches over `dependent`: both sides of the relationship.
+    static func link(responder: inout Account, dependent: inout Account) {
+        responder.contacts[dependent.id] = ContactRecord(
+            userID: responder.id, contactID: dependent.id, isResponder: false, isDependent: true, addedAt: 0)
+        dependent.contacts[responder.id] = ContactRecord(
+            userID: dependent.id, contactID: responder.id, isResponder: true, isDependent: false, addedAt: 0)
+    }
+
+    /// Alice watches over Bob.
+    static func aliceWatchesBob(bobCheckedInAt: Int64? = nil) -> Step {
+        var (alice, bob) = (account("Alice"), account("Bob", checkedInAt: bobCheckedInAt))
+        link(responder: &alice, dependent: &bob)
+        return Step(now: now, accounts: [alice, bob])
+    }
+}
+
+extension Step {
+    /// The events of `userID`, by name, in order.
+    func events(of userID: String) -> [String] {
+        effects.compactMap { if case .event(userID, let name, _) = $0 { name } else { nil } }
+    }
+
+    /// The notifications of `userID`, in order.
+    func notifications(of userID: String) -> [LifeSignalProtocol.Notification] {
+        effects.compactMap { if case .notification(userID, let notification) = $0 { notification } else { nil } }
+    }
+
+    /// The contact documents sent to `userID` in `contact.updated`, in order.
+    func contactUpdates(of userID: String) -> [Contact] {
+        effects.compactMap {
+            guard case .event(userID, EventName.contactUpdated, let data) = $0, let json = data.objectValue?["contact"]
+            else { return nil }
+            return try? Contact(json: json)
+        }
+    }
+}
