@@ -24,13 +24,20 @@ extension LifeSignalClient {
     }
 
     /// Connects, registers and closes on the client's own executor: between the connect and the
-    /// `register` nothing waits for the caller's task to be scheduled again, which on a busy
-    /// machine can take longer than the broker's hello timeout.
+    /// `register` nothing waits for the caller's task to be scheduled again. A loop that was busy
+    /// for longer than the broker's hello timeout can still find the connection closed before it
+    /// sent anything; then nothing was registered, so it connects again (a few times).
     private func openAndRegister(_ fields: JSONObject) async throws -> JSONObject {
         defer { close() }
-        _ = try await open(anonymous: true)
-        return try await request(Op.register, fields)
+        for _ in 0..<Self.registerAttempts {
+            _ = try await open(anonymous: true)
+            guard lifecycle == .live, let link else { continue }
+            return try await send(Op.register, fields, on: link)
+        }
+        throw LifeSignalClientError.connectionLost("the broker closed the connection before register was sent")
     }
+
+    private static let registerAttempts = 3
 
     /// Reads a result, turning a malformed one into `.protocolViolation`.
     static func decode<T>(_ read: () throws(ProtocolError) -> T) throws(LifeSignalClientError) -> T {

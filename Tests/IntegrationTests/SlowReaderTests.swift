@@ -69,8 +69,11 @@ struct SlowReaderTests {
         // Holding what was sent to the slow device would have cost the broker all of it.
         let boundKiB = 6 * 1_024
         #expect(sentToEachDevice / 1_024 > 2 * boundKiB, "the test sent too little to tell: \(sentToEachDevice) bytes")
-        // Under AddressSanitizer freed memory sits in its quarantine, so RSS says nothing there.
-        if ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil {
+        // Under a sanitizer RSS says nothing about it: AddressSanitizer keeps freed memory in its
+        // quarantine, and ThreadSanitizer's allocator keeps it cached with shadow memory besides
+        // (13 MiB measured here on a busy machine). The plain run of the suite checks the bound.
+        let environment = ProcessInfo.processInfo.environment
+        if environment["ASAN_OPTIONS"] == nil && environment["TSAN_OPTIONS"] == nil {
             #expect(growthKiB < boundKiB, "RSS grew by \(growthKiB) KiB while \(sentToEachDevice / 1_024) KiB were sent")
         }
 
