@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         // The only place libuv is visible; LifeSignalUV wraps it for everyone else.
@@ -59,6 +60,16 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HeapModule", package: "swift-collections"),
                 .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strictSwift6
+        ),
+        // The cluster's store (DESIGN §7): PostgreSQL through postgres-nio, schema and migrations.
+        .target(
+            name: "LifeSignalPostgres",
+            dependencies: [
+                "LifeSignalProtocol",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift6
         ),
@@ -115,6 +126,11 @@ let package = Package(
                 "LifeSignalBroker", "LifeSignalClient", "LifeSignalProtocol", "LifeSignalUV", "LifeSignalFuzzing",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: strictSwift6
+        ),
+        .testTarget(
+            name: "LifeSignalPostgresTests",
+            dependencies: ["LifeSignalPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: strictSwift6
         ),
         .testTarget(

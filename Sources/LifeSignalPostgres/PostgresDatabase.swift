@@ -1,0 +1,87 @@
+import Logging
+import PostgresNIO
+
+/// The cluster's PostgreSQL: a pool of connections (postgres-nio's `PostgresClient`) that runs
+/// for as long as this value is open. Open fails fast and clearly when the server is not there,
+/// so that a broker started against the wrong URL exits instead of waiting.
+public final class PostgresDatabase: Sendable {
+    public let url: PostgresURL
+    public let client: PostgresClient
+    let logger: Logger
+    private let running: Task<Void, Never>
+
+    private init(url: PostgresURL, client: PostgresClient, logger: Logger) {
+        self.url = url
+        self.client = client
+        self.logger = logger
+        running = Task { await client.run() }
+    }
+
+    /// Connects and checks that the server answers within `timeout`.
+    /// - Throws: `PostgresStoreError.unreachable` naming the server (never its password).
+    public static func open(_ url: PostgresURL, logger: Logger, timeout: Duration = .seconds(5)) async throws
+        -> PostgresDatabase
+    {
+        var configuration = PostgresClient.Configuration(
+            host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
+            tls: .disable)
+        configuration.options.maximumConnections = url.poolSize
+        configuration.options.connectTimeout = timeout
+        let database = PostgresDatabase(
+            url: url, client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+        do {
+            try await withDeadline(timeout) { try await database.client.execute("SELECT 1", logger: logger) }
+            return database
+        } catch {
+            await database.close()
+            throw PostgresStoreError.unreachable("\(url): \(Self.reason(error))")
+        }
+    }
+
+    /// Stops the pool; queries still running fail.
+    public func close() async {
+        running.cancel()
+        await running.value
+    }
+
+    /// The server's own words where it gave some, without the query that failed.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            return "\(error.code)"
+        }
+        return "\(error)"
+    }
+}
+
+extension PostgresConnection {
+    /// Runs a statement whose rows, if any, nobody needs.
+    func execute(_ query: PostgresQuery, logger: Logger) async throws {
+        for try await _ in try await self.query(query, logger: logger) {}
+    }
+}
+
+extension PostgresClient {
+    /// Runs a statement whose rows, if any, nobody needs.
+    func execute(_ query: PostgresQuery, logger: Logger) async throws {
+        for try await _ in try await self.query(query, logger: logger) {}
+    }
+}
+
+struct DeadlineExceeded: Error, CustomStringConvertible {
+    let timeout: Duration
+    var description: String { "no answer within \(timeout)" }
+}
+
+/// Runs `work`, or throws `DeadlineExceeded` once `timeout` has passed (and cancels it).
+func withDeadline<T: Sendable>(_ timeout: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
+    try await withThrowingTaskGroup(of: T.self) { group in
+        group.addTask { try await work() }
+        group.addTask {
+            try await Task.sleep(for: timeout)
+            throw DeadlineExceeded(timeout: timeout)
+        }
+        defer { group.cancelAll() }
+        return try await group.next()!
+    }
+}
