@@ -55,6 +55,8 @@ let package = Package(
             dependencies: [
                 "LifeSignalUV",
                 "LifeSignalProtocol",
+                "LifeSignalPostgres",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -130,7 +132,10 @@ let package = Package(
         ),
         .testTarget(
             name: "LifeSignalPostgresTests",
-            dependencies: ["LifeSignalPostgres", .product(name: "PostgresNIO", package: "postgres-nio")],
+            dependencies: [
+                "LifeSignalPostgres", "LifeSignalBroker", "LifeSignalProtocol", "LifeSignalFuzzing",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
             swiftSettings: strictSwift6
         ),
         .testTarget(

@@ -62,12 +62,12 @@ extension SchemaMigration {
             PRIMARY KEY (user_id, device_id)
         )
         """,
-        // The event log: one gapless seq per user, bodies as sent on the wire.
+        // The event log: one gapless seq per user, bodies (JSON) as sent on the wire.
         """
         CREATE TABLE events (
             user_id text NOT NULL,
             seq bigint NOT NULL,
-            body bytea NOT NULL,
+            body text NOT NULL,
             PRIMARY KEY (user_id, seq)
         )
         """,

@@ -11,7 +11,7 @@ public struct SchemaMigration: Sendable {
     public let statements: [String]
 }
 
-extension PostgresDatabase {
+extension ClusterDatabase {
     /// Brings the schema up to `SchemaMigration.all`; returns the versions this call applied.
     @discardableResult
     public func migrate() async throws -> [Int] {

@@ -6,7 +6,7 @@ import Testing
 @Suite struct MigrationTests {
     @Test func anEmptyDatabaseGetsEveryVersionOnceAndAgainIsANoOp() async throws {
         try await TestDatabase.withFresh { url in
-            let database = try await PostgresDatabase.open(url, logger: TestDatabase.logger)
+            let database = try await ClusterDatabase.open(url, logger: TestDatabase.logger)
             let all = SchemaMigration.all.map(\.version)
             #expect(try await database.migrate() == all)
             #expect(try await database.migrate() == [])
@@ -20,7 +20,7 @@ import Testing
             let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for _ in 0..<3 {
                     group.addTask {
-                        let database = try await PostgresDatabase.open(url, logger: TestDatabase.logger)
+                        let database = try await ClusterDatabase.open(url, logger: TestDatabase.logger)
                         let applied = try await database.migrate()
                         await database.close()
                         return applied
@@ -29,7 +29,7 @@ import Testing
                 return try await group.reduce(into: [Int]()) { $0 += $1 }
             }
             #expect(applied.sorted() == SchemaMigration.all.map(\.version))
-            let database = try await PostgresDatabase.open(url, logger: TestDatabase.logger)
+            let database = try await ClusterDatabase.open(url, logger: TestDatabase.logger)
             #expect(try await database.appliedMigrations() == SchemaMigration.all.map(\.version))
             await database.close()
         }
@@ -41,7 +41,7 @@ import Testing
         url.password = "hunter2"
         let started = ContinuousClock.now
         await #expect {
-            _ = try await PostgresDatabase.open(url, logger: TestDatabase.logger, timeout: .seconds(2))
+            _ = try await ClusterDatabase.open(url, logger: TestDatabase.logger, timeout: .seconds(2))
         } throws: { error in
             guard case .unreachable(let why) = error as? PostgresStoreError else { return false }
             return why.contains("127.0.0.1:1") && !why.contains("hunter2")
@@ -53,7 +53,7 @@ import Testing
     /// DESIGN §7: the head row hands out gapless seqs under concurrent writers.
     @Test func theHeadRowGivesGaplessSeqsToConcurrentWriters() async throws {
         try await TestDatabase.withFresh { url in
-            let database = try await PostgresDatabase.open(url, logger: TestDatabase.logger)
+            let database = try await ClusterDatabase.open(url, logger: TestDatabase.logger)
             try await database.migrate()
             let logger = TestDatabase.logger
             try await database.client.query("""

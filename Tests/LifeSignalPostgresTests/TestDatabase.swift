@@ -27,7 +27,7 @@ struct TestDatabase {
     static func withFresh<T>(_ body: (PostgresURL) async throws -> T) async throws -> T {
         let server = try serverURL
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let admin = try await PostgresDatabase.open(server, logger: logger)
+        let admin = try await ClusterDatabase.open(server, logger: logger)
         try await admin.client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger).drain()
         var url = server
         url.database = name

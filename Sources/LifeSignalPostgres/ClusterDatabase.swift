@@ -4,7 +4,7 @@ import PostgresNIO
 /// The cluster's PostgreSQL: a pool of connections (postgres-nio's `PostgresClient`) that runs
 /// for as long as this value is open. Open fails fast and clearly when the server is not there,
 /// so that a broker started against the wrong URL exits instead of waiting.
-public final class PostgresDatabase: Sendable {
+public final class ClusterDatabase: Sendable {
     public let url: PostgresURL
     public let client: PostgresClient
     let logger: Logger
@@ -20,14 +20,14 @@ public final class PostgresDatabase: Sendable {
     /// Connects and checks that the server answers within `timeout`.
     /// - Throws: `PostgresStoreError.unreachable` naming the server (never its password).
     public static func open(_ url: PostgresURL, logger: Logger, timeout: Duration = .seconds(5)) async throws
-        -> PostgresDatabase
+        -> ClusterDatabase
     {
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
             tls: .disable)
         configuration.options.maximumConnections = url.poolSize
         configuration.options.connectTimeout = timeout
-        let database = PostgresDatabase(
+        let database = ClusterDatabase(
             url: url, client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
         do {
             try await withDeadline(timeout) { try await database.client.execute("SELECT 1", logger: logger) }

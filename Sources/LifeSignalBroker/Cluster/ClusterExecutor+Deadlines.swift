@@ -1,0 +1,31 @@
+import LifeSignalProtocol
+import PostgresNIO
+
+extension ClusterExecutor {
+    /// Fires the missed check-ins due by `now` (§8), each in its own transaction with the user's
+    /// responders locked. Every broker runs this; a user another broker is firing right now is
+    /// skipped (SKIP LOCKED), and the rule, run under the user's lock, fires a deadline once
+    /// however many brokers reach it. A broker killed mid-way rolls back and another fires it.
+    /// Returns the users marked non-responsive here.
+    public func fireDueDeadlines(now: Int64, limit: Int = 100) async throws -> [String] {
+        let logger = self.logger
+        let due = try await Self.unwrapped { try await database.client.withTransaction(logger: logger) { connection in
+            var due: [(id: String, deadline: Int64)] = []
+            let rows = try await connection.query("""
+                SELECT id, check_in_deadline FROM users
+                WHERE check_in_deadline <= \(now) AND NOT is_non_responsive
+                ORDER BY check_in_deadline LIMIT \(Int64(limit)) FOR UPDATE SKIP LOCKED
+                """, logger: logger)
+            for try await (id, deadline) in rows.decode((String, Int64).self) { due.append((id, deadline)) }
+            return due
+        } }
+        var fired: [String] = []
+        for (userID, deadline) in due {
+            let (didFire, _) = try await perform(as: userID, involving: { $0.responderIDs }, now: now) { step throws(ProtocolError) in
+                try SafetyRules.missedCheckIn(of: userID, deadline: deadline, in: &step)
+            }
+            if didFire { fired.append(userID) }
+        }
+        return fired
+    }
+}
