@@ -21,9 +21,9 @@ extension ClusterExecutor {
         } }
         var fired: [String] = []
         for (userID, deadline) in due {
-            let (didFire, _) = try await perform(as: userID, involving: { $0.responderIDs }, now: now) { step throws(ProtocolError) in
+            let didFire = try await perform(as: userID, involving: { $0.responderIDs }, now: now) { step throws(ProtocolError) in
                 try SafetyRules.missedCheckIn(of: userID, deadline: deadline, in: &step)
-            }
+            }.result
             if didFire { fired.append(userID) }
         }
         return fired

@@ -18,10 +18,23 @@ public struct CommittedEvent: Sendable, Equatable {
 public struct ClusterExecutor: Sendable {
     public let database: ClusterDatabase
     let logger: Logger
+    /// Events kept per user for `resume` (§6) and notifications kept per user (§10).
+    let eventRetention: Int
+    let notificationHistory: Int
 
-    public init(database: ClusterDatabase, logger: Logger) {
+    public init(database: ClusterDatabase, logger: Logger, eventRetention: Int = 1_000, notificationHistory: Int = 1_000) {
         self.database = database
         self.logger = logger
+        self.eventRetention = eventRetention
+        self.notificationHistory = notificationHistory
+    }
+
+    /// What one committed step produced: the rules' result, each user's events in seq order,
+    /// and the pushes recorded for offline devices (to hand to the push gateway).
+    public struct Commit<Result: Sendable>: Sendable {
+        public let result: Result
+        public let events: [CommittedEvent]
+        public let pushes: [PushMessage]
     }
 
     /// Who a request of the user, whose account is given, touches besides them.
@@ -32,7 +45,7 @@ public struct ClusterExecutor: Sendable {
     public func perform<Result: Sendable>(
         as userID: String, involving: @escaping Involving = { _ in [] }, now: Int64,
         _ rules: @escaping @Sendable (inout Step) throws(ProtocolError) -> Result
-    ) async throws -> (result: Result, events: [CommittedEvent]) {
+    ) async throws -> Commit<Result> {
         var attempt = 0
         while true {
             do {
@@ -51,8 +64,8 @@ public struct ClusterExecutor: Sendable {
     private func attemptStep<Result: Sendable>(
         as userID: String, involving: @escaping Involving, now: Int64,
         _ rules: @escaping @Sendable (inout Step) throws(ProtocolError) -> Result
-    ) async throws -> (result: Result, events: [CommittedEvent]) {
-        let logger = self.logger
+    ) async throws -> Commit<Result> {
+        let (logger, limits) = (self.logger, (eventRetention, notificationHistory))
         return try await Self.unwrapped { try await database.client.withTransaction(logger: logger) { connection in
             // Who is involved follows from the user's own account, read once without a lock to
             // know what to lock, and checked again under the lock.
@@ -69,8 +82,9 @@ public struct ClusterExecutor: Sendable {
             guard involving(actor).isSubset(of: Set(ids)) else { throw ClusterRetry.involvedChanged }
             var step = Step(now: now, accounts: accounts)
             let result = try rules(&step)
-            let events = try await Self.write(step, on: connection, logger: logger)
-            return (result, events)
+            let (events, pushes) = try await Self.write(step, eventRetention: limits.0, notificationHistory: limits.1,
+                                                        on: connection, logger: logger)
+            return Commit(result: result, events: events, pushes: pushes)
         } }
     }
 
@@ -84,12 +98,13 @@ public struct ClusterExecutor: Sendable {
         }
     }
 
-    /// Writes a step's effects in its transaction: the changes, the notifications, and each
-    /// user's events with the next seqs of their head row (all of a user's in one statement).
-    static func write(_ step: Step, on connection: PostgresConnection, logger: Logger) async throws
-        -> [CommittedEvent]
-    {
+    /// Writes a step's effects in its transaction: the changes, the notifications with their
+    /// pushes, and each user's events with the next seqs of their head row (all of a user's in
+    /// one statement); then prunes what retention no longer keeps.
+    static func write(_ step: Step, eventRetention: Int, notificationHistory: Int, on connection: PostgresConnection,
+                      logger: Logger) async throws -> (events: [CommittedEvent], pushes: [PushMessage]) {
         var pending: [String: [(name: String, data: JSONValue)]] = [:]
+        var pushes: [PushMessage] = []
         for effect in step.effects {
             switch effect {
             case .store(let change):
@@ -97,8 +112,19 @@ public struct ClusterExecutor: Sendable {
             case .event(let userID, let name, let data):
                 pending[userID, default: []].append((name, data))
             case .notification(let userID, let notification):
-                try await ClusterRows.insert(notification, for: userID, on: connection, logger: logger)
+                let position = try await ClusterRows.insert(notification, for: userID, on: connection, logger: logger)
                 pending[userID, default: []].append((EventName.notificationAdded, ["notification": notification.json]))
+                let (devices, online) = try await ClusterRows.devices(of: userID, on: connection, logger: logger)
+                for push in PushSelection.messages(
+                    for: notification, userID: userID, devices: devices, isOnline: online.contains,
+                    preferences: step.accounts[userID]?.user.preferences ?? Preferences()) {
+                    try await ClusterRows.record(push, on: connection, logger: logger)
+                    pushes.append(push)
+                }
+                if position % 64 == 0 {
+                    try await ClusterRows.keepNewestNotifications(notificationHistory, of: userID, on: connection,
+                                                                  logger: logger)
+                }
             }
         }
         var committed: [CommittedEvent] = []
@@ -114,8 +140,10 @@ public struct ClusterExecutor: Sendable {
             for (offset, frame) in frames.enumerated() {
                 committed.append(CommittedEvent(userID: userID, seq: first + Int64(offset), frame: frame))
             }
+            try await ClusterRows.pruneEvents(of: userID, head: first + Int64(events.count) - 1,
+                                              retention: eventRetention, on: connection, logger: logger)
         }
-        return committed
+        return (committed, pushes)
     }
 
     /// A deadlock or a serialization failure: PostgreSQL rolled the transaction back; run it again.

@@ -110,18 +110,23 @@ enum ClusterRows {
             """, logger: logger).drain()
     }
 
+    /// Returns the notification's position in the history.
     static func insert(_ notification: LifeSignalProtocol.Notification, for userID: String,
-                       on connection: PostgresConnection, logger: Logger) async throws {
+                       on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
         let contactData = notification.contactData.map { String(decoding: $0.json.serialized(), as: UTF8.self) }
         let alertData = notification.alertData.map { String(decoding: $0.json.serialized(), as: UTF8.self) }
-        try await connection.query("""
+        let rows = try await connection.query("""
             INSERT INTO notifications (id, user_id, type, title, message, timestamp, is_read, related_contact_id,
                                        related_alert_id, related_ping_id, contact_data, alert_data)
             VALUES (\(notification.id), \(userID), \(notification.type.rawValue), \(notification.title),
                     \(notification.message), \(notification.timestamp), \(notification.isRead),
                     \(notification.relatedContactID), \(notification.relatedAlertID), \(notification.relatedPingID),
                     \(contactData), \(alertData))
-            """, logger: logger).drain()
+            RETURNING position
+            """, logger: logger)
+        var position: Int64 = 0
+        for try await value in rows.decode(Int64.self) { position = value }
+        return position
     }
 
     /// Takes `count` seqs from the user's head row; returns the first.

@@ -1,0 +1,39 @@
+import LifeSignalProtocol
+import PostgresNIO
+
+extension ClusterRows {
+    /// A broker whose heartbeat is older than this is dead, and its devices offline.
+    static let presenceExpirySeconds = 15
+
+    /// The devices of `userID` and which of them are online on a live broker of the cluster.
+    static func devices(of userID: String, on connection: PostgresConnection, logger: Logger) async throws
+        -> (devices: [DeviceRecord], online: Set<String>)
+    {
+        var devices: [DeviceRecord] = []
+        let rows = try await connection.query(
+            "SELECT device_id, platform, push_token, last_seen_at FROM devices WHERE user_id = \(userID)",
+            logger: logger)
+        for try await (deviceID, platform, token, lastSeen) in rows.decode((String, String?, String?, Int64?).self) {
+            devices.append(DeviceRecord(key: DeviceKey(userID: userID, deviceID: deviceID), platform: platform,
+                                        pushToken: token, lastSeenAt: lastSeen))
+        }
+        var online: Set<String> = []
+        let present = try await connection.query("""
+            SELECT p.device_id FROM presence p JOIN brokers b ON b.broker_id = p.broker_id
+            WHERE p.user_id = \(userID)
+              AND b.heartbeat_at > now() - make_interval(secs => \(Double(presenceExpirySeconds)))
+            """, logger: logger)
+        for try await deviceID in present.decode(String.self) { online.insert(deviceID) }
+        return (devices, online)
+    }
+
+    /// Records a push once per notification and token (§7), in the notification's transaction.
+    static func record(_ push: PushMessage, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            INSERT INTO pushes (user_id, device_id, token, notification_id, body, created_at)
+            VALUES (\(push.userID), \(push.deviceID), \(push.token), \(push.notificationID),
+                    \(String(decoding: push.body, as: UTF8.self)), \(push.createdAt))
+            ON CONFLICT (notification_id, token) DO NOTHING
+            """, logger: logger).drain()
+    }
+}

@@ -1,0 +1,41 @@
+import LifeSignalProtocol
+import PostgresNIO
+
+extension ClusterRows {
+    /// Keeps the newest `retention` events of a user for `resume` (§6), deleting in steps of 64
+    /// so that retention costs one DELETE per 64 events, as in the embedded store.
+    static func pruneEvents(of userID: String, head: Int64, retention: Int, on connection: PostgresConnection,
+                            logger: Logger) async throws {
+        let pruneThrough = head - Int64(retention)
+        let rows = try await connection.query("""
+            UPDATE users SET oldest_retained_seq = \(pruneThrough + 1)
+            WHERE id = \(userID) AND \(pruneThrough) - oldest_retained_seq >= 63
+            RETURNING oldest_retained_seq
+            """, logger: logger)
+        var due = false
+        for try await _ in rows { due = true }
+        guard due else { return }
+        try await connection.query(
+            "DELETE FROM events WHERE user_id = \(userID) AND seq <= \(pruneThrough)", logger: logger).drain()
+    }
+
+    /// Keeps a user's newest `count` notifications with their pushes (§10). Asked when a
+    /// notification's position is a multiple of 64, so about once per 64 notifications.
+    static func keepNewestNotifications(_ count: Int, of userID: String, on connection: PostgresConnection,
+                                        logger: Logger) async throws {
+        guard count > 0 else { return }
+        let rows = try await connection.query("""
+            SELECT position FROM notifications WHERE user_id = \(userID)
+            ORDER BY position DESC LIMIT 1 OFFSET \(Int64(count - 1))
+            """, logger: logger)
+        var oldestKept: Int64?
+        for try await position in rows.decode(Int64.self) { oldestKept = position }
+        guard let oldestKept else { return }
+        try await connection.query("""
+            DELETE FROM pushes WHERE notification_id IN
+                (SELECT id FROM notifications WHERE user_id = \(userID) AND position < \(oldestKept))
+            """, logger: logger).drain()
+        try await connection.query(
+            "DELETE FROM notifications WHERE user_id = \(userID) AND position < \(oldestKept)", logger: logger).drain()
+    }
+}
