@@ -14,6 +14,7 @@
 // structs all start with the uv_handle_t fields, so these are the casts
 // libuv's own API expects; doing them in C keeps Swift free of pointer punning.
 static inline uv_handle_t *_Nonnull ls_handle(void *_Nonnull h) { return (uv_handle_t *)h; }
+static inline uv_req_t *_Nonnull ls_req(void *_Nonnull r) { return (uv_req_t *)r; }
 static inline uv_stream_t *_Nonnull ls_stream(void *_Nonnull h) { return (uv_stream_t *)h; }
 static inline uv_tcp_t *_Nonnull ls_tcp(void *_Nonnull h) { return (uv_tcp_t *)h; }
 static inline uv_timer_t *_Nonnull ls_timer(void *_Nonnull h) { return (uv_timer_t *)h; }

@@ -1,9 +1,18 @@
 /// Everything a `LifeSignalClient` needs to reach the broker and say `hello` (PROTOCOL.md §3).
 public struct ClientConfiguration: Sendable {
-    /// IP literal or "localhost".
-    public var host: String
-    /// Default 7420.
-    public var port: Int
+    /// The brokers to connect to, in order: any of them serves the device (PROTOCOL §11). A
+    /// failed connect or a lost connection moves to the next one.
+    public var endpoints: [Endpoint]
+    /// The first endpoint's host: an IP literal or a name.
+    public var host: String {
+        get { endpoints[0].host }
+        set { endpoints[0].host = newValue }
+    }
+    /// The first endpoint's port (default 7420).
+    public var port: Int {
+        get { endpoints[0].port }
+        set { endpoints[0].port = newValue }
+    }
     public var userID: String
     public var token: String
     /// 1–64 characters of `[A-Za-z0-9._:-]`; one connection per (user, device).
@@ -28,8 +37,24 @@ public struct ClientConfiguration: Sendable {
         reconnect: ReconnectPolicy = .default,
         maxIncomingFrameBytes: Int = 16 << 20
     ) {
-        self.host = host
-        self.port = port
+        self.init(endpoints: [Endpoint(host: host, port: port)], userID: userID, token: token, deviceID: deviceID,
+                  platform: platform, initialState: initialState, reconnect: reconnect,
+                  maxIncomingFrameBytes: maxIncomingFrameBytes)
+    }
+
+    /// - Precondition: `endpoints` is not empty.
+    public init(
+        endpoints: [Endpoint],
+        userID: String,
+        token: String,
+        deviceID: String,
+        platform: String? = nil,
+        initialState: DeviceState? = nil,
+        reconnect: ReconnectPolicy = .default,
+        maxIncomingFrameBytes: Int = 16 << 20
+    ) {
+        precondition(!endpoints.isEmpty, "a client needs at least one broker endpoint")
+        self.endpoints = endpoints
         self.userID = userID
         self.token = token
         self.deviceID = deviceID

@@ -28,10 +28,12 @@ extension LifeSignalClient {
 
     func startAttempt(anonymous: Bool = false) {
         lifecycle = .connecting
+        anonymousAttempt = anonymous
         attempt &+= 1
         let thisAttempt = attempt
-        logger.debug("connecting", metadata: ["lifesignal.attempt": "\(backoff.attempt)"])
-        TCPConnection.connect(loop: loop, host: configuration.host, port: configuration.port) { [weak self] result in
+        let endpoint = self.endpoint
+        logger.debug("connecting", metadata: ["lifesignal.attempt": "\(backoff.attempt)", "lifesignal.broker": "\(endpoint)"])
+        TCPConnection.connect(loop: loop, host: endpoint.host, port: endpoint.port) { [weak self] result in
             guard let self else {
                 if case .success(let tcp) = result { tcp.close() }
                 return
@@ -43,13 +45,14 @@ extension LifeSignalClient {
     }
 
     private func tcpConnectFinished(_ result: Result<TCPConnection, UVError>, attempt: UInt64, anonymous: Bool) {
+        let endpoint = self.endpoint
         guard attempt == self.attempt, lifecycle == .connecting else {
             if case .success(let tcp) = result { tcp.close() }
             return
         }
         switch result {
         case .failure(let error):
-            attemptEnded(reason: .connectionFailed("\(configuration.host):\(configuration.port): \(error)"))
+            attemptEnded(reason: .connectionFailed("\(endpoint): \(error)"))
         case .success(let tcp):
             let link = ClientLink(
                 tcp: tcp, client: self, maxFrameBytes: configuration.maxIncomingFrameBytes, isAnonymous: anonymous)
@@ -116,6 +119,7 @@ extension LifeSignalClient {
     private func becameLive(_ hello: HelloResult) {
         lifecycle = .live
         hasBeenLive = true
+        failedInARow = 0
         backoff.reset()
         logger.debug("connected", metadata: ["lifesignal.seq": "\(hello.lastSeq)"])
         startKeepalive(heartbeatMs: hello.heartbeatMs)
@@ -167,10 +171,20 @@ extension LifeSignalClient {
         attemptEnded(reason: reason)
     }
 
-    /// After a failed attempt or a lost connection: report it, then reconnect unless the reason is final.
+    /// After a failed attempt or a lost connection: report it, then reconnect unless the reason is
+    /// final. The next attempt goes to the next endpoint: at once while some endpoint has not
+    /// failed since the last live connection, after the backoff delay once all have.
     private func attemptEnded(reason: LifeSignalClientError) {
         let wasLive = lifecycle == .live
+        endpointIndex = (endpointIndex + 1) % configuration.endpoints.count
+        failedInARow = wasLive ? 0 : failedInARow + 1
+        let anotherEndpointLeft = failedInARow < configuration.endpoints.count && !Self.isFinal(reason)
         let policy = configuration.reconnect
+        // Without reconnecting, a first connect() still tries each endpoint once.
+        if !policy.isEnabled && !hasBeenLive && anotherEndpointLeft {
+            startAttempt(anonymous: anonymousAttempt)
+            return
+        }
         let retry = policy.isEnabled && (hasBeenLive || policy.retriesFirstConnect) && !Self.isFinal(reason)
         // A first connect() that waits for the broker goes on waiting through the retries.
         if hasBeenLive || !retry { resumeConnectWaiters(with: .failure(reason)) }
@@ -178,7 +192,11 @@ extension LifeSignalClient {
         if wasLive || (hasBeenLive && !retry) {
             eventSink.yield(.disconnected(error: reason, willReconnect: retry))
         }
-        if retry {
+        if retry && anotherEndpointLeft && configuration.endpoints.count > 1 {
+            // Another broker may be up: no delay before trying it.
+            startAttempt()
+        } else if retry {
+            failedInARow = 0
             scheduleReconnect(after: reason)
         } else {
             lifecycle = .idle

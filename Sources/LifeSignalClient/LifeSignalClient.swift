@@ -26,6 +26,13 @@ public actor LifeSignalClient {
     var link: ClientLink?
     /// Bumped per connection attempt, so a late connect completion for an abandoned attempt is ignored.
     var attempt: UInt64 = 0
+    /// The endpoint the next (or current) attempt uses, counting round the list.
+    var endpointIndex = 0
+    /// Attempts that failed in a row since the last live connection or backoff delay: until
+    /// every endpoint has failed once, the next is tried at once.
+    var failedInARow = 0
+    /// Whether the attempt under way skips `hello` (`register`).
+    var anonymousAttempt = false
     var connectWaiters: [CheckedContinuation<HelloResult?, any Error>] = []
     var backoff: Backoff
     let timers: ClientTimers
@@ -65,6 +72,9 @@ public actor LifeSignalClient {
     }
 
     public var isConnected: Bool { lifecycle == .live }
+
+    /// The broker endpoint of the current connection or attempt.
+    public var endpoint: Endpoint { configuration.endpoints[endpointIndex % configuration.endpoints.count] }
 
     /// Connects, says `hello` (resuming from `state.lastSeq` if there is a state) and returns once the
     /// catch-up is applied. Connection drops after that reconnect automatically (`ReconnectPolicy`);

@@ -1,7 +1,8 @@
 import CLibUV
 
 extension TCPConnection {
-    /// Connects to host:port (IP literal or "localhost"), optionally from `sourceAddress` (port 0),
+    /// Connects to host:port (an IP literal, "localhost", or a name resolved with
+    /// `uv_getaddrinfo`, trying its addresses in order), optionally from `sourceAddress` (port 0),
     /// so a load generator can spread over 127.0.0.1–127.0.0.255. The completion always runs later
     /// on the loop thread, never inside this call. The connection has TCP_NODELAY set and is not
     /// yet reading.
@@ -9,6 +10,23 @@ extension TCPConnection {
         loop: EventLoop, host: String, port: Int, sourceAddress: String? = nil,
         _ completion: @escaping (Result<TCPConnection, UVError>) -> Void
     ) {
+        if let literal = try? SocketAddress(host: host, port: port) {
+            return connect(loop: loop, trying: [literal][...], from: sourceAddress, completion)
+        }
+        NameResolver.resolve(loop: loop, host: host, port: port) { resolved in
+            switch resolved {
+            case .failure(let error):
+                completion(.failure(error))
+            case .success(let addresses):
+                connect(loop: loop, trying: addresses[...], from: sourceAddress, completion)
+            }
+        }
+    }
+
+    /// Connects to the first of `addresses` that accepts.
+    private static func connect(loop: EventLoop, trying addresses: ArraySlice<SocketAddress>, from sourceAddress: String?,
+                                _ completion: @escaping (Result<TCPConnection, UVError>) -> Void) {
+        guard let address = addresses.first else { return }
         let connection: TCPConnection
         do {
             connection = try TCPConnection(loop: loop)
@@ -16,17 +34,27 @@ extension TCPConnection {
             loop.runSoon { completion(.failure(error)) }
             return
         }
+        connection.start(to: address, from: sourceAddress) { result in
+            if case .failure = result, addresses.count > 1 {
+                connect(loop: loop, trying: addresses.dropFirst(), from: sourceAddress, completion)
+            } else {
+                completion(result)
+            }
+        }
+    }
+
+    private func start(to remote: SocketAddress, from sourceAddress: String?,
+                       _ completion: @escaping (Result<TCPConnection, UVError>) -> Void) {
         do {
-            try connection.startConnect(host: host, port: port, sourceAddress: sourceAddress)
-            connection.connectCompletion = completion
+            try startConnect(remote: remote, sourceAddress: sourceAddress)
+            connectCompletion = completion
         } catch {
-            connection.close()
+            close()
             loop.runSoon { completion(.failure(error)) }
         }
     }
 
-    private func startConnect(host: String, port: Int, sourceAddress: String?) throws(UVError) {
-        let remote = try SocketAddress(host: host, port: port)
+    private func startConnect(remote: SocketAddress, sourceAddress: String?) throws(UVError) {
         if let sourceAddress {
             let local = try SocketAddress(host: sourceAddress, port: 0)
             try local.withSockAddr { (address) throws(UVError) in

@@ -10,7 +10,7 @@ struct CommandContext {
     let profileName: String
     let profile: Profile
     let device: String
-    let broker: BrokerAddress
+    let brokers: [Endpoint]
 
     init(_ globals: GlobalOptions) throws(CLIError) {
         self.globals = globals
@@ -18,7 +18,7 @@ struct CommandContext {
         profileName = try ProfileStore.checkedProfileName(globals.profileName)
         profile = try store.loadProfile(profileName)
         device = try ProfileStore.checkedDeviceID(globals.device ?? profile.device)
-        broker = try globals.brokerAddress(profile: profile)
+        brokers = try globals.brokerEndpoints(profile: profile)
     }
 
     var stateFile: StateFile { StateFile(store: store, profile: profileName, device: device) }
@@ -29,8 +29,7 @@ struct CommandContext {
 
     func makeClient(reconnect: ReconnectPolicy) throws -> LifeSignalClient {
         let configuration = ClientConfiguration(
-            host: broker.host,
-            port: broker.port,
+            endpoints: brokers,
             userID: profile.userID,
             token: profile.token,
             deviceID: device,

@@ -1,3 +1,4 @@
+import LifeSignalClient
 import ArgumentParser
 
 #if canImport(Glibc)
@@ -9,7 +10,10 @@ import Darwin
 /// Options every subcommand takes. Values not given fall back to the environment, then the profile,
 /// then the defaults.
 struct GlobalOptions: ParsableArguments {
-    @Option(help: "Broker address host:port. (default: the profile's, else \(defaultBroker)) [env: LSCLIENT_BROKER]")
+    @Option(help: """
+        Broker address host:port, or several separated by commas (brokers of one cluster: a failed \
+        or lost connection moves to the next). (default: the profile's, else \(defaultBroker)) [env: LSCLIENT_BROKER]
+        """)
     var broker: String?
 
     @Option(help: "Profile name. (default: \(defaultProfile)) [env: LSCLIENT_PROFILE]")
@@ -33,15 +37,25 @@ struct GlobalOptions: ParsableArguments {
         broker ?? Environment.value("LSCLIENT_BROKER")
     }
 
-    func brokerAddress(profile: Profile?) throws(CLIError) -> BrokerAddress {
-        try BrokerAddress(parsing: explicitBroker ?? profile?.broker ?? Self.defaultBroker)
+    /// The brokers to connect to, in order.
+    func brokerEndpoints(profile: Profile?) throws(CLIError) -> [Endpoint] {
+        do {
+            return try Endpoint.list(parsing: explicitBroker ?? profile?.broker ?? Self.defaultBroker)
+        } catch {
+            throw .usage(error.description)
+        }
+    }
+
+    /// The first of them, for what talks to one broker (register, the load generator).
+    func brokerAddress(profile: Profile?) throws(CLIError) -> Endpoint {
+        try brokerEndpoints(profile: profile)[0]
     }
 
     func validate() throws {
         do {
             _ = try ProfileStore.checkedProfileName(profileName)
             if let device { _ = try ProfileStore.checkedDeviceID(device) }
-            if let explicitBroker { _ = try BrokerAddress(parsing: explicitBroker) }
+            if explicitBroker != nil { _ = try brokerEndpoints(profile: nil) }
         } catch {
             throw ValidationError(error.description)
         }

@@ -27,12 +27,14 @@ struct RegisterCommand: AsyncParsableCommand {
                 throw CLIError.local(
                     "profile '\(profileName)' already exists (\(store.profilePath(profileName))); use --force to replace it")
             }
-            let broker = try globals.brokerAddress(profile: nil)
+            let brokers = try globals.brokerEndpoints(profile: nil)
+            let broker = brokers[0]
             let device = try ProfileStore.checkedDeviceID(globals.device ?? Profile.newDeviceID())
             let registration = try await LifeSignalClient.register(
                 host: broker.host, port: broker.port, name: name, phone: phone)
             let profile = Profile(
-                userID: registration.user.id, token: registration.token, device: device, broker: broker.description)
+                userID: registration.user.id, token: registration.token, device: device,
+                broker: brokers.map(\.description).joined(separator: ","))
             try store.saveProfile(profile, as: profileName)
             CommandResult(
                 fields: [

@@ -1,3 +1,4 @@
+import LifeSignalClient
 import LifeSignalProtocol
 import LifeSignalUV
 
@@ -22,7 +23,7 @@ final class FloodConnection: TCPConnectionDelegate {
         self.run = run
     }
 
-    func connect(to broker: BrokerAddress, from sourceAddress: String?) {
+    func connect(to broker: Endpoint, from sourceAddress: String?) {
         guard state == .idle else { return }
         state = .connecting
         TCPConnection.connect(loop: run.loop, host: broker.host, port: broker.port, sourceAddress: sourceAddress) {

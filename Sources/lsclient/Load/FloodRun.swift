@@ -1,3 +1,4 @@
+import LifeSignalClient
 import Histogram
 import LifeSignalUV
 
@@ -15,7 +16,7 @@ import Darwin
 /// Loop thread only (everything here runs before `loop.run()` or inside loop callbacks).
 final class FloodRun {
     struct Settings {
-        var broker: BrokerAddress
+        var broker: Endpoint
         var connections: Int
         var durationSeconds: Double
         /// Connects in progress at once.

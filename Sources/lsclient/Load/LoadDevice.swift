@@ -1,3 +1,4 @@
+import LifeSignalClient
 import LifeSignalProtocol
 import LifeSignalUV
 
@@ -18,7 +19,7 @@ final class LoadDevice: TCPConnectionDelegate {
     let deviceID: String
     private unowned let delegate: LoadDeviceDelegate
     private let loop: EventLoop
-    private let broker: BrokerAddress
+    private let broker: Endpoint
     private let sourceAddress: String?
 
     private(set) var state = State.idle
@@ -50,7 +51,7 @@ final class LoadDevice: TCPConnectionDelegate {
     /// - Parameter credential: an existing user to say hello as (another device of that user);
     ///   nil registers a new user named `deviceID` on the first connect.
     init(
-        index: Int, deviceID: String, credential: LoadCredential? = nil, loop: EventLoop, broker: BrokerAddress,
+        index: Int, deviceID: String, credential: LoadCredential? = nil, loop: EventLoop, broker: Endpoint,
         sourceAddress: String?, delegate: LoadDeviceDelegate
     ) {
         self.index = index

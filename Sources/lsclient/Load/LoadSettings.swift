@@ -1,6 +1,7 @@
+import LifeSignalClient
 /// What every scenario's run needs, resolved from the command line.
 struct LoadSettings {
-    var broker: BrokerAddress
+    var broker: Endpoint
     var devices: Int
     var durationSeconds: Double
     var warmupSeconds: Double
