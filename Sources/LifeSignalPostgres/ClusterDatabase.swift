@@ -19,7 +19,7 @@ public final class ClusterDatabase: Sendable {
 
     /// Connects and checks that the server answers within `timeout`.
     /// - Throws: `PostgresStoreError.unreachable` naming the server (never its password).
-    public static func open(_ url: PostgresURL, logger: Logger, timeout: Duration = .seconds(5)) async throws
+    public static func open(_ url: PostgresURL, logger: Logger, timeout: Duration = .seconds(10)) async throws
         -> ClusterDatabase
     {
         var configuration = PostgresClient.Configuration(

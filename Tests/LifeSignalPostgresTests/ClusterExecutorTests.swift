@@ -14,7 +14,7 @@ import Testing
     func withCluster(brokers: Int, _ body: ([ClusterExecutor]) async throws -> Void) async throws {
         try await TestDatabase.withFresh { url in
             var databases: [ClusterDatabase] = []
-            for _ in 0..<brokers { databases.append(try await ClusterDatabase.open(url, logger: TestDatabase.logger)) }
+            for _ in 0..<brokers { databases.append(try await TestDatabase.open(url)) }
             try await databases[0].migrate()
             do {
                 try await body(databases.map { ClusterExecutor(database: $0, logger: TestDatabase.logger) })

@@ -57,7 +57,7 @@ import Testing
 
     @Test func eventsAndNotificationsStayWithinTheirRetention() async throws {
         try await TestDatabase.withFresh { url in
-            let database = try await ClusterDatabase.open(url, logger: TestDatabase.logger)
+            let database = try await TestDatabase.open(url)
             try await database.migrate()
             let executor = ClusterExecutor(database: database, logger: TestDatabase.logger, eventRetention: 10,
                                            notificationHistory: 5)

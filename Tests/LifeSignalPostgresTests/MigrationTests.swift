@@ -6,7 +6,7 @@ import Testing
 @Suite struct MigrationTests {
     @Test func anEmptyDatabaseGetsEveryVersionOnceAndAgainIsANoOp() async throws {
         try await TestDatabase.withFresh { url in
-            let database = try await ClusterDatabase.open(url, logger: TestDatabase.logger)
+            let database = try await TestDatabase.open(url)
             let all = SchemaMigration.all.map(\.version)
             #expect(try await database.migrate() == all)
             #expect(try await database.migrate() == [])
@@ -20,7 +20,7 @@ import Testing
             let applied = try await withThrowingTaskGroup(of: [Int].self) { group in
                 for _ in 0..<3 {
                     group.addTask {
-                        let database = try await ClusterDatabase.open(url, logger: TestDatabase.logger)
+                        let database = try await TestDatabase.open(url)
                         let applied = try await database.migrate()
                         await database.close()
                         return applied
@@ -29,7 +29,7 @@ import Testing
                 return try await group.reduce(into: [Int]()) { $0 += $1 }
             }
             #expect(applied.sorted() == SchemaMigration.all.map(\.version))
-            let database = try await ClusterDatabase.open(url, logger: TestDatabase.logger)
+            let database = try await TestDatabase.open(url)
             #expect(try await database.appliedMigrations() == SchemaMigration.all.map(\.version))
             await database.close()
         }
@@ -47,13 +47,13 @@ import Testing
             return why.contains("127.0.0.1:1") && !why.contains("hunter2")
         }
         // A guard against a hang, far above the 2 s asked for: not a timing assertion.
-        #expect(ContinuousClock.now - started < .seconds(60))
+        #expect(ContinuousClock.now - started < .seconds(600))
     }
 
     /// DESIGN §7: the head row hands out gapless seqs under concurrent writers.
     @Test func theHeadRowGivesGaplessSeqsToConcurrentWriters() async throws {
         try await TestDatabase.withFresh { url in
-            let database = try await ClusterDatabase.open(url, logger: TestDatabase.logger)
+            let database = try await TestDatabase.open(url)
             try await database.migrate()
             let logger = TestDatabase.logger
             try await database.client.query("""

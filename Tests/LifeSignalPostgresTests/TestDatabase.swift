@@ -17,6 +17,15 @@ struct TestDatabase {
         }
     }
 
+    /// Far above what a connection takes: a guard against a hang while a test process shares two
+    /// cores with a sanitized suite, not a timing assertion.
+    static let openTimeout: Duration = .seconds(120)
+
+    /// Opens `url` with the test timeout.
+    static func open(_ url: PostgresURL) async throws -> ClusterDatabase {
+        try await ClusterDatabase.open(url, logger: logger, timeout: openTimeout)
+    }
+
     static let logger: Logger = {
         var logger = Logger(label: "test-postgres")
         logger.logLevel = .critical
@@ -27,7 +36,7 @@ struct TestDatabase {
     static func withFresh<T>(_ body: (PostgresURL) async throws -> T) async throws -> T {
         let server = try serverURL
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        let admin = try await ClusterDatabase.open(server, logger: logger)
+        let admin = try await open(server)
         try await admin.client.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger).drain()
         var url = server
         url.database = name
