@@ -1,0 +1,103 @@
+import LifeSignalProtocol
+import PostgresNIO
+
+/// What a device is sent when it says `hello` to any broker of the cluster (§3): the events it
+/// missed, or the whole state when those are no longer kept.
+public enum ClusterCatchUp: Sendable {
+    case events([(seq: Int64, body: String)])
+    case snapshot([UInt8])
+}
+
+extension ClusterExecutor {
+    /// Whether `token` is the user's (constant-time, against the stored hash). False for an
+    /// unknown user, after the same work.
+    public func authenticate(userID: String, token: String) async throws -> Bool {
+        var stored: [UInt8]?
+        let rows = try await database.client.query(
+            "SELECT token_hash FROM users WHERE id = \(userID)", logger: logger)
+        for try await hash in rows.decode(ByteBuffer.self) { stored = Array(buffer: hash) }
+        return Credentials.verify(token: token, against: stored ?? Credentials.hash(token: "no such user"))
+    }
+
+    /// Records the device (last seen now) and that `brokerID` holds its connection, and says the
+    /// broker is alive: from now on its events reach it here and it is not pushed to.
+    public func attach(userID: String, deviceID: String, platform: String?, brokerID: String, now: Int64)
+        async throws
+    {
+        let logger = self.logger
+        try await Self.unwrapped { try await database.client.withTransaction(logger: logger) { connection in
+            try await connection.query("""
+                INSERT INTO brokers (broker_id) VALUES (\(brokerID))
+                ON CONFLICT (broker_id) DO UPDATE SET heartbeat_at = now()
+                """, logger: logger).drain()
+            try await connection.query("""
+                INSERT INTO devices (user_id, device_id, platform, last_seen_at)
+                VALUES (\(userID), \(deviceID), \(platform), \(now))
+                ON CONFLICT (user_id, device_id) DO UPDATE SET
+                    last_seen_at = excluded.last_seen_at, platform = coalesce(excluded.platform, devices.platform)
+                """, logger: logger).drain()
+            try await connection.query("""
+                INSERT INTO presence (user_id, device_id, broker_id) VALUES (\(userID), \(deviceID), \(brokerID))
+                ON CONFLICT (user_id, device_id) DO UPDATE SET broker_id = excluded.broker_id, since = now()
+                """, logger: logger).drain()
+        } }
+    }
+
+    /// The device's connection ended: it is offline (pushed to) and last seen now. Only the
+    /// broker that holds it may say so; a device that moved meanwhile stays where it is.
+    public func detach(userID: String, deviceID: String, brokerID: String, now: Int64) async throws {
+        try await database.client.query("""
+            DELETE FROM presence WHERE user_id = \(userID) AND device_id = \(deviceID) AND broker_id = \(brokerID)
+            """, logger: logger).drain()
+        try await database.client.query("""
+            UPDATE devices SET last_seen_at = \(now) WHERE user_id = \(userID) AND device_id = \(deviceID)
+            """, logger: logger).drain()
+    }
+
+    /// The catch-up for a device resuming after `resume` (nil: none): the events it missed while
+    /// all of them are kept, else a snapshot (§3). Read in one snapshot of the database, so the
+    /// events end at the head the snapshot shows.
+    public func catchUp(of userID: String, resume: Int64?, recentNotifications: Int = 20) async throws
+        -> ClusterCatchUp
+    {
+        let logger = self.logger
+        return try await Self.unwrapped { try await database.client.withTransaction(logger: logger) { connection in
+            try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: logger).drain()
+            var head: (seq: Int64, oldest: Int64)?
+            for try await row in try await connection.query(
+                "SELECT seq, oldest_retained_seq FROM users WHERE id = \(userID)", logger: logger).decode((Int64, Int64).self) {
+                head = row
+            }
+            guard let head else { throw ProtocolError(.unauthenticated, "unknown user") }
+            if let resume, resume >= 0, resume <= head.seq, resume + 1 >= head.oldest {
+                var events: [(seq: Int64, body: String)] = []
+                let rows = try await connection.query(
+                    "SELECT seq, body FROM events WHERE user_id = \(userID) AND seq > \(resume) ORDER BY seq",
+                    logger: logger)
+                for try await (seq, body) in rows.decode((Int64, String).self) { events.append((seq, body)) }
+                return .events(events)
+            }
+            return .snapshot(try await Self.snapshot(of: userID, seq: head.seq, recentNotifications: recentNotifications,
+                                                     on: connection, logger: logger))
+        } }
+    }
+
+    /// The user, each contact as they see them (derived from the contact's own row), the newest
+    /// notifications and the unread count, at `seq`.
+    static func snapshot(of userID: String, seq: Int64, recentNotifications: Int, on connection: PostgresConnection,
+                         logger: Logger) async throws -> [UInt8] {
+        guard let account = try await ClusterRows.accounts([userID], on: connection, logger: logger).first else {
+            throw ProtocolError(.unauthenticated, "unknown user")
+        }
+        let others = try await ClusterRows.accounts(Array(account.contacts.keys), on: connection, logger: logger)
+        let mirrors = Dictionary(uniqueKeysWithValues: others.map { ($0.id, ContactMirror(of: $0.user)) })
+        let contacts = account.contacts.values
+            .sorted { ($0.addedAt, $0.contactID) < ($1.addedAt, $1.contactID) }
+            .compactMap { record in mirrors[record.contactID].map { record.view(showing: $0) } }
+        let notifications = try await ClusterRows.newestNotifications(of: userID, limit: recentNotifications,
+                                                                       on: connection, logger: logger)
+        let unread = try await ClusterRows.unreadCount(of: userID, on: connection, logger: logger)
+        return Outbound.snapshot(seq: seq, user: account.user, contacts: contacts, notifications: notifications,
+                                 unreadCount: unread)
+    }
+}
