@@ -95,6 +95,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // `lsbroker pushes --user NAME` looks names up in the store (read-only).
                 .product(name: "GRDB", package: "GRDB.swift"),
+                "LifeSignalPostgres",
             ],
             swiftSettings: strictSwift6
         ),
