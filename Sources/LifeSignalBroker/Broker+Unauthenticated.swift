@@ -39,12 +39,14 @@ extension Broker {
         let token = Credentials.newToken()
         let ticket = connection.reserveResponse()
         let rid = request.rid
-        submit(StoreWrite(changes: [.createUser(user, tokenHash: Credentials.hash(token: token))])) { result in
-            let reply = switch result {
-            case .success: Outbound.ok(rid: rid, ["user": user.json, "token": .string(token)])
-            case .failure: Outbound.error(rid: rid, ProtocolError(.internal, "the user could not be stored"))
-            }
+        let answer: @Sendable (Bool) -> Void = { stored in
+            let reply = stored ? Outbound.ok(rid: rid, ["user": user.json, "token": .string(token)])
+                : Outbound.error(rid: rid, ProtocolError(.internal, "the user could not be stored"))
             connection.complete(ticket, with: reply)
+        }
+        if let cluster { return cluster.register(user, tokenHash: Credentials.hash(token: token), completion: answer) }
+        submit(StoreWrite(changes: [.createUser(user, tokenHash: Credentials.hash(token: token))])) { result in
+            if case .success = result { answer(true) } else { answer(false) }
         }
     }
 
@@ -72,6 +74,7 @@ extension Broker {
             connection.respond(error: error, rid: request.rid)
             return
         }
+        if let cluster { return cluster.hello(hello, from: connection) }
         connection.beginAuthentication()
         withSession(hello.userID) { lookup in
             guard !connection.isClosing else { return }

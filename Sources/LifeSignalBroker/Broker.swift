@@ -16,7 +16,10 @@ public actor Broker {
     }
 
     nonisolated let loop: EventLoop
-    nonisolated let store: BrokerStore
+    /// The embedded store; nil in a cluster, where `cluster` runs every request against PostgreSQL.
+    nonisolated let store: BrokerStore?
+    /// This broker's part in a cluster (§11), or nil when it serves from the embedded store.
+    nonisolated let cluster: ClusterNode?
     nonisolated let logger: Logger
     /// Committed pushes go to the gateway through here, off the loop (§7).
     nonisolated let pushOutbox: PushOutbox
@@ -64,8 +67,24 @@ public actor Broker {
     /// `pushGateway` defaults to `RecordingPushGateway`: the store already keeps every push.
     public init(configuration: BrokerConfiguration, store: BrokerStore, loop: EventLoop, logger: Logger,
                 pushGateway: (any PushGateway)? = nil) {
+        self.init(configuration: configuration, store: store, cluster: nil, loop: loop, logger: logger,
+                  pushGateway: pushGateway)
+    }
+
+    /// A broker of a cluster: every request runs on `cluster` against PostgreSQL (§11).
+    public init(configuration: BrokerConfiguration, cluster: ClusterExecutor, loop: EventLoop, logger: Logger,
+                pushGateway: (any PushGateway)? = nil) {
+        self.init(configuration: configuration, store: nil, cluster: cluster, loop: loop, logger: logger,
+                  pushGateway: pushGateway)
+    }
+
+    private init(configuration: BrokerConfiguration, store: BrokerStore?, cluster: ClusterExecutor?, loop: EventLoop,
+                 logger: Logger, pushGateway: (any PushGateway)?) {
         self.configuration = configuration
         self.store = store
+        self.cluster = cluster.map {
+            ClusterNode(executor: $0, loop: loop, logger: logger, configuration: configuration)
+        }
         self.loop = loop
         self.logger = logger
         registerLimiter = AddressRateLimiter(ratePerSecond: configuration.registerRate,
@@ -80,13 +99,18 @@ public actor Broker {
         openFileLimit = fileLimit
         maxConnections = configuration.maxConnections ?? OpenFileLimit.defaultMaxConnections(limit: fileLimit)
         pushOutbox = PushOutbox(gateway: pushGateway ?? RecordingPushGateway(logger: logger), logger: logger)
+        self.cluster?.broker = self
     }
 
     /// Binds and starts accepting; returns the port (the real one when 0 was asked for).
     public func start() throws -> Int {
         boundPort = try listen(port: configuration.port)
         startSweeping()
-        try startDeadlines()
+        if let cluster {
+            try cluster.start(brokerID: brokerID)
+        } else {
+            try startDeadlines()
+        }
         return boundPort
     }
 
@@ -102,6 +126,7 @@ public actor Broker {
         deadlines = nil
         storeRetryTimer?.close()
         storeRetryTimer = nil
+        cluster?.stop()
     }
 
     func accept(_ tcp: TCPConnection) {
@@ -118,11 +143,6 @@ public actor Broker {
     func connectionClosed(_ connection: ClientConnection) {
         connections[connection.id] = nil
         uncountConnection(from: connection.tcp)
-        if let (session, deviceID) = connection.attachment {
-            session.assumeIsolated { session in
-                session.detach(connection, deviceID: deviceID)
-                session.unloadIfIdle()
-            }
-        }
+        if let (router, deviceID) = connection.attachment { router.connectionEnded(connection, deviceID: deviceID) }
     }
 }

@@ -18,7 +18,8 @@
 /// | `registerBurst` (`--register-burst`) | 60 | `register`s an address may send at once before `registerRate` applies |
 /// | `maxPendingWrites` (`--max-pending-writes`) | 200,000 | store rows submitted and not yet committed (a read counts one) at which requests that need the store get `overloaded` (§9) |
 /// | `maxConnections` (`--max-connections`) | open-file limit − 256 | connections at once; beyond it the oldest connection awaiting `hello` is closed to make room, else the new one is refused |
-/// | `brokerID` (`--broker-id`) | host name:port | the id `hello` answers with, for diagnostics (§11) |
+/// | `brokerID` (`--broker-id`) | host name:port | the id `hello` answers with and presence rows name (§11) |
+/// | `postgresURL` (`--postgres`) | none | `postgres://user[:password]@host[:port]/db[?pool=N]`: serve from PostgreSQL as one broker of a cluster instead of the data directory (§11) |
 ///
 /// Per-user quotas (§10, v1.1); 0 turns each off, and one that refuses changes nothing:
 ///
@@ -50,6 +51,8 @@ public struct BrokerConfiguration: Sendable {
     public var maxConnections: Int?
     /// nil: the host name and the port bound (`Broker.brokerID`).
     public var brokerID: String?
+    /// nil: the embedded store in `dataDirectory`.
+    public var postgresURL: String?
     public var maxContacts = 500
     public var maxStoredDevices = 32
     public var notificationHistory = 1_000

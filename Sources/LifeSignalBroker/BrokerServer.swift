@@ -1,15 +1,17 @@
 import Foundation
+import LifeSignalPostgres
 import LifeSignalUV
 import Logging
 
-/// Runs a broker on the calling thread until SIGINT or SIGTERM: opens the store, listens,
-/// serves, then shuts down gracefully (stop accepting, flush, close every handle, and commit
-/// every queued write before returning).
+/// Runs a broker on the calling thread until SIGINT or SIGTERM: opens the store (the embedded
+/// SQLite one, or PostgreSQL in a cluster), listens, serves, then shuts down gracefully (stop
+/// accepting, flush, close every handle, and commit every queued write before returning).
 public enum BrokerServer {
     public static func run(configuration: BrokerConfiguration, logger: Logger) throws {
         let loop = try EventLoop()
-        let store = try SQLiteStore(directory: configuration.dataDirectory) { work in loop.execute(work) }
-        let broker = Broker(configuration: configuration, store: store, loop: loop, logger: logger)
+        let backend = try Backend.open(configuration, loop: loop, logger: logger)
+        defer { backend.close() }
+        let broker = backend.broker(configuration: configuration, loop: loop, logger: logger)
         let startError = Locked<Error?>(nil)
         loop.execute {
             do {
@@ -19,10 +21,59 @@ public enum BrokerServer {
                 loop.shutdownGracefully(flushTimeoutMs: 0)
             }
         }
-        defer { store.close() }
         try loop.run()
         if let error = startError.withLock({ $0 }) { throw error }
+        backend.leave(broker)
         logger.info("stopped")
+    }
+
+    /// Where the broker keeps its data.
+    private enum Backend {
+        case embedded(SQLiteStore)
+        case cluster(ClusterDatabase, ClusterExecutor)
+
+        static func open(_ configuration: BrokerConfiguration, loop: EventLoop, logger: Logger) throws -> Backend {
+            guard let text = configuration.postgresURL else {
+                return .embedded(try SQLiteStore(directory: configuration.dataDirectory) { work in loop.execute(work) })
+            }
+            let url = try PostgresURL(parsing: text)
+            let database = try waitFor { try await ClusterDatabase.open(url, logger: logger) }
+            do {
+                let applied = try waitFor { try await database.migrate() }
+                logger.info("cluster store opened", metadata: [
+                    "lifesignal.postgres": "\(url)", "lifesignal.migrations.applied": "\(applied)",
+                ])
+            } catch {
+                waitFor { await database.close() }
+                throw error
+            }
+            let executor = ClusterExecutor(database: database, logger: logger,
+                                           eventRetention: configuration.eventRetention,
+                                           notificationHistory: configuration.notificationHistory)
+            return .cluster(database, executor)
+        }
+
+        func broker(configuration: BrokerConfiguration, loop: EventLoop, logger: Logger) -> Broker {
+            switch self {
+            case .embedded(let store): Broker(configuration: configuration, store: store, loop: loop, logger: logger)
+            case .cluster(_, let executor): Broker(configuration: configuration, cluster: executor, loop: loop, logger: logger)
+            }
+        }
+
+        /// A cluster broker that stops cleanly says its devices are gone at once, rather than
+        /// after its heartbeat expires.
+        func leave(_ broker: Broker) {
+            guard case .cluster(_, let executor) = self, let brokerID = broker.cluster?.brokerID, !brokerID.isEmpty
+            else { return }
+            waitFor { try? await executor.clearPresence(brokerID: brokerID) }
+        }
+
+        func close() {
+            switch self {
+            case .embedded(let store): store.close()
+            case .cluster(let database, _): waitFor { await database.close() }
+            }
+        }
     }
 
     private static func startServing(
@@ -31,7 +82,8 @@ public enum BrokerServer {
             let port = try broker.assumeIsolated { try $0.start() }
             logger.info("listening", metadata: [
                 "lifesignal.host": "\(configuration.host)", "lifesignal.port": "\(port)",
-                "lifesignal.data": "\(configuration.dataDirectory)",
+                "lifesignal.data": "\(configuration.postgresURL.map { _ in "postgresql" } ?? configuration.dataDirectory)",
+                "lifesignal.broker": "\(broker.assumeIsolated { $0.brokerID })",
                 "lifesignal.connections.max": "\(broker.maxConnections)",
                 "lifesignal.files.max": "\(broker.openFileLimit)",
             ])
@@ -53,4 +105,25 @@ public enum BrokerServer {
             }
             loop.addShutdownHook { _ = watchers }
     }
+}
+
+/// Runs async work from a synchronous caller that may block (start-up and shutdown, not the loop).
+func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+    let result = Locked<Result<T, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do {
+            let value = try await work()
+            result.withLock { $0 = .success(value) }
+        } catch {
+            result.withLock { $0 = .failure(error) }
+        }
+        done.signal()
+    }
+    done.wait()
+    return try result.withLock { $0! }.get()
+}
+
+func waitFor<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+    try! waitFor { () async throws -> T in await work() }
 }

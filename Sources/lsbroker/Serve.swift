@@ -57,6 +57,10 @@ struct Serve: ParsableCommand {
     @Option(help: .setting(
         "Id this broker gives in hello (diagnostics).", env: "BROKER_ID", default: "host name and port"))
     var brokerId: String?
+    @Option(help: .setting(
+        "Serve from this PostgreSQL, postgres://user[:password]@host[:port]/db[?pool=N], as one broker of a cluster (brokers given the same URL are one cluster); the data directory is not used.",
+        env: "POSTGRES", default: "the embedded store in --data-dir"))
+    var postgres: String?
     // Per-user quotas (PROTOCOL §10); 0 turns each off.
     @Option(help: .setting(
         "Contacts per user; over it contacts.add gets limit_exceeded.", env: "MAX_CONTACTS",
@@ -114,6 +118,7 @@ struct Serve: ParsableCommand {
             maxPendingWrites, "MAX_PENDING_WRITES", config.maxPendingWrites)
         config.maxConnections = try environment.resolve(maxConnections, "MAX_CONNECTIONS")
         config.brokerID = try environment.resolve(brokerId, "BROKER_ID")
+        config.postgresURL = try environment.resolve(postgres, "POSTGRES")
         config.maxContacts = try environment.resolve(maxContacts, "MAX_CONTACTS", config.maxContacts)
         config.maxStoredDevices = try environment.resolve(maxStoredDevices, "MAX_STORED_DEVICES", config.maxStoredDevices)
         config.notificationHistory = try environment.resolve(

@@ -8,6 +8,19 @@ extension ClusterExecutor {
     /// however many brokers reach it. A broker killed mid-way rolls back and another fires it.
     /// Returns the users marked non-responsive here.
     public func fireDueDeadlines(now: Int64, limit: Int = 100) async throws -> [String] {
+        try await fireDue(now: now, limit: limit).filter(\.result).map(\.userID)
+    }
+
+    /// A deadline this broker reached: whether it fired here, and what that committed.
+    public struct FiredDeadline: Sendable {
+        public let userID: String
+        public let result: Bool
+        public let events: [CommittedEvent]
+        public let pushes: [PushMessage]
+    }
+
+    /// As `fireDueDeadlines`, with each step's events and pushes for delivery.
+    public func fireDue(now: Int64, limit: Int = 100) async throws -> [FiredDeadline] {
         let logger = self.logger
         let due = try await Self.unwrapped { try await database.client.withTransaction(logger: logger) { connection in
             var due: [(id: String, deadline: Int64)] = []
@@ -19,12 +32,12 @@ extension ClusterExecutor {
             for try await (id, deadline) in rows.decode((String, Int64).self) { due.append((id, deadline)) }
             return due
         } }
-        var fired: [String] = []
+        var fired: [FiredDeadline] = []
         for (userID, deadline) in due {
-            let didFire = try await perform(as: userID, involving: { $0.responderIDs }, now: now) { step throws(ProtocolError) in
+            let commit = try await perform(as: userID, involving: { $0.responderIDs }, now: now) { step throws(ProtocolError) in
                 try SafetyRules.missedCheckIn(of: userID, deadline: deadline, in: &step)
-            }.result
-            if didFire { fired.append(userID) }
+            }
+            fired.append(FiredDeadline(userID: userID, result: commit.result, events: commit.events, pushes: commit.pushes))
         }
         return fired
     }

@@ -8,6 +8,22 @@ public enum ClusterCatchUp: Sendable {
     case snapshot([UInt8])
 }
 
+/// A device's `hello` as the cluster answers it: the user's document, the head seq the catch-up
+/// ends at (later events reach the device live), and the catch-up.
+public struct ClusterGreeting: Sendable {
+    public let user: User
+    public let head: Int64
+    public let catchUp: ClusterCatchUp
+
+    /// The catch-up as frames, to follow the `ok`.
+    var frames: [UInt8] {
+        switch catchUp {
+        case .events(let events): events.flatMap { FrameEncoder.frame(body: Array($0.body.utf8)) }
+        case .snapshot(let frame): frame
+        }
+    }
+}
+
 extension ClusterExecutor {
     /// Whether `token` is the user's (constant-time, against the stored hash). False for an
     /// unknown user, after the same work.
@@ -20,12 +36,31 @@ extension ClusterExecutor {
     }
 
     /// Records the device (last seen now) and that `brokerID` holds its connection, and says the
-    /// broker is alive: from now on its events reach it here and it is not pushed to.
-    public func attach(userID: String, deviceID: String, platform: String?, brokerID: String, now: Int64)
-        async throws
+    /// broker is alive: from now on its events reach it here and it is not pushed to. Under the
+    /// user's lock, so that brokers attaching devices of one user at once count them right: at
+    /// most `maxOnline` devices online on live brokers (`too_many_devices`), and a device never
+    /// stored before replaces the least recently seen offline ones past `maxStored` (§10; 0: off).
+    public func attach(userID: String, deviceID: String, platform: String?, brokerID: String, now: Int64,
+                       maxOnline: Int = 0, maxStored: Int = 0) async throws
     {
         let logger = self.logger
         try await Self.unwrapped { try await database.client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger).drain()
+            let (stored, online) = try await ClusterRows.devices(of: userID, on: connection, logger: logger)
+            if maxOnline > 0, online.subtracting([deviceID]).count >= maxOnline {
+                throw ProtocolError(.tooManyDevices, "at most \(maxOnline) devices may be online at once")
+            }
+            if !stored.contains(where: { $0.key.deviceID == deviceID }) {
+                guard let forgotten = StoredDeviceQuota.devicesToForget(
+                    stored: stored, limit: maxStored, isOnline: online.contains) else {
+                    throw ProtocolError.limitExceeded("\(maxStored) devices are stored and online; none can be replaced")
+                }
+                for device in forgotten {
+                    try await connection.query("""
+                        DELETE FROM devices WHERE user_id = \(userID) AND device_id = \(device.key.deviceID)
+                        """, logger: logger).drain()
+                }
+            }
             try await connection.query("""
                 INSERT INTO brokers (broker_id) VALUES (\(brokerID))
                 ON CONFLICT (broker_id) DO UPDATE SET heartbeat_at = now()
@@ -55,10 +90,18 @@ extension ClusterExecutor {
     }
 
     /// The catch-up for a device resuming after `resume` (nil: none): the events it missed while
-    /// all of them are kept, else a snapshot (§3). Read in one snapshot of the database, so the
-    /// events end at the head the snapshot shows.
+    /// all of them are kept, else a snapshot (§3).
     public func catchUp(of userID: String, resume: Int64?, recentNotifications: Int = 20) async throws
         -> ClusterCatchUp
+    {
+        try await greeting(of: userID, resume: resume, recentNotifications: recentNotifications).catchUp
+    }
+
+    /// What a device saying `hello` is sent: the user, the head seq and the catch-up up to that
+    /// head, read in one snapshot of the database. A replay of more than `maxReplayBytes` is a
+    /// snapshot instead, so that a device's own catch-up never cuts it (§3).
+    public func greeting(of userID: String, resume: Int64?, recentNotifications: Int = 20,
+                         maxReplayBytes: Int = .max) async throws -> ClusterGreeting
     {
         let logger = self.logger
         return try await Self.unwrapped { try await database.client.withTransaction(logger: logger) { connection in
@@ -68,17 +111,26 @@ extension ClusterExecutor {
                 "SELECT seq, oldest_retained_seq FROM users WHERE id = \(userID)", logger: logger).decode((Int64, Int64).self) {
                 head = row
             }
-            guard let head else { throw ProtocolError(.unauthenticated, "unknown user") }
+            guard let head,
+                  let user = try await ClusterRows.accounts([userID], on: connection, logger: logger).first?.user
+            else { throw ProtocolError(.unauthenticated, "unknown user") }
             if let resume, resume >= 0, resume <= head.seq, resume + 1 >= head.oldest {
                 var events: [(seq: Int64, body: String)] = []
+                var bytes = 0
                 let rows = try await connection.query(
                     "SELECT seq, body FROM events WHERE user_id = \(userID) AND seq > \(resume) ORDER BY seq",
                     logger: logger)
-                for try await (seq, body) in rows.decode((Int64, String).self) { events.append((seq, body)) }
-                return .events(events)
+                for try await (seq, body) in rows.decode((Int64, String).self) {
+                    bytes += body.utf8.count + 4
+                    events.append((seq, body))
+                }
+                if bytes <= maxReplayBytes {
+                    return ClusterGreeting(user: user, head: head.seq, catchUp: .events(events))
+                }
             }
-            return .snapshot(try await Self.snapshot(of: userID, seq: head.seq, recentNotifications: recentNotifications,
-                                                     on: connection, logger: logger))
+            let snapshot = try await Self.snapshot(of: userID, seq: head.seq, recentNotifications: recentNotifications,
+                                                   on: connection, logger: logger)
+            return ClusterGreeting(user: user, head: head.seq, catchUp: .snapshot(snapshot))
         } }
     }
 
@@ -89,11 +141,7 @@ extension ClusterExecutor {
         guard let account = try await ClusterRows.accounts([userID], on: connection, logger: logger).first else {
             throw ProtocolError(.unauthenticated, "unknown user")
         }
-        let others = try await ClusterRows.accounts(Array(account.contacts.keys), on: connection, logger: logger)
-        let mirrors = Dictionary(uniqueKeysWithValues: others.map { ($0.id, ContactMirror(of: $0.user)) })
-        let contacts = account.contacts.values
-            .sorted { ($0.addedAt, $0.contactID) < ($1.addedAt, $1.contactID) }
-            .compactMap { record in mirrors[record.contactID].map { record.view(showing: $0) } }
+        let contacts = try await ClusterRows.contactViews(of: account, on: connection, logger: logger)
         let notifications = try await ClusterRows.newestNotifications(of: userID, limit: recentNotifications,
                                                                        on: connection, logger: logger)
         let unread = try await ClusterRows.unreadCount(of: userID, on: connection, logger: logger)

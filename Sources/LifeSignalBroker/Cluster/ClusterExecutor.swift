@@ -46,10 +46,22 @@ public struct ClusterExecutor: Sendable {
         as userID: String, involving: @escaping Involving = { _ in [] }, now: Int64,
         _ rules: @escaping @Sendable (inout Step) throws(ProtocolError) -> Result
     ) async throws -> Commit<Result> {
+        try await perform(as: userID, involving: involving, now: now, reading: { _, _ in }) {
+            (step, _: Void) throws(ProtocolError) in try rules(&step)
+        }
+    }
+
+    /// As above, with rows outside the accounts (a notification, say) read by `reading` under the
+    /// same lock and handed to the rules.
+    public func perform<Extra: Sendable, Result: Sendable>(
+        as userID: String, involving: @escaping Involving = { _ in [] }, now: Int64,
+        reading: @escaping @Sendable (PostgresConnection, Logger) async throws -> Extra,
+        _ rules: @escaping @Sendable (inout Step, Extra) throws(ProtocolError) -> Result
+    ) async throws -> Commit<Result> {
         var attempt = 0
         while true {
             do {
-                return try await attemptStep(as: userID, involving: involving, now: now, rules)
+                return try await attemptStep(as: userID, involving: involving, now: now, reading: reading, rules)
             } catch let retry as ClusterRetry where attempt < Self.maxAttempts {
                 attempt += 1
                 logger.debug("step retried", metadata: ["lifesignal.user": "\(userID)", "lifesignal.reason": "\(retry)"])
@@ -61,9 +73,10 @@ public struct ClusterExecutor: Sendable {
 
     private static let maxAttempts = 8
 
-    private func attemptStep<Result: Sendable>(
+    private func attemptStep<Extra: Sendable, Result: Sendable>(
         as userID: String, involving: @escaping Involving, now: Int64,
-        _ rules: @escaping @Sendable (inout Step) throws(ProtocolError) -> Result
+        reading: @escaping @Sendable (PostgresConnection, Logger) async throws -> Extra,
+        _ rules: @escaping @Sendable (inout Step, Extra) throws(ProtocolError) -> Result
     ) async throws -> Commit<Result> {
         let (logger, limits) = (self.logger, (eventRetention, notificationHistory))
         return try await Self.unwrapped { try await database.client.withTransaction(logger: logger) { connection in
@@ -80,8 +93,9 @@ public struct ClusterExecutor: Sendable {
                 throw ProtocolError(.unauthenticated, "unknown user")
             }
             guard involving(actor).isSubset(of: Set(ids)) else { throw ClusterRetry.involvedChanged }
+            let extra = try await reading(connection, logger)
             var step = Step(now: now, accounts: accounts)
-            let result = try rules(&step)
+            let result = try rules(&step, extra)
             let (events, pushes) = try await Self.write(step, eventRetention: limits.0, notificationHistory: limits.1,
                                                         on: connection, logger: logger)
             return Commit(result: result, events: events, pushes: pushes)

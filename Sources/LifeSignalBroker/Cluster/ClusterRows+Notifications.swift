@@ -6,12 +6,54 @@ extension ClusterRows {
     static func newestNotifications(of userID: String, limit: Int, on connection: PostgresConnection, logger: Logger)
         async throws -> [LifeSignalProtocol.Notification]
     {
+        try await notifications(of: userID, before: nil, limit: limit, on: connection, logger: logger)!
+    }
+
+    /// A page of the user's notifications, newest first, older than the one `before` names;
+    /// nil when the user has no notification of that id.
+    static func notifications(of userID: String, before beforeID: String?, limit: Int,
+                              on connection: PostgresConnection, logger: Logger) async throws
+        -> [LifeSignalProtocol.Notification]?
+    {
+        var below = Int64.max
+        if let beforeID {
+            guard let position = try await position(of: beforeID, userID: userID, on: connection, logger: logger) else {
+                return nil
+            }
+            below = position
+        }
+        return try await decoded(connection.query("""
+            SELECT \(unescaped: columns) FROM notifications
+            WHERE user_id = \(userID) AND position < \(below) ORDER BY position DESC LIMIT \(Int64(limit))
+            """, logger: logger))
+    }
+
+    /// The user's notification of that id (someone else's is nil, like an unknown one).
+    static func notification(_ id: String, of userID: String, on connection: PostgresConnection, logger: Logger)
+        async throws -> LifeSignalProtocol.Notification?
+    {
+        try await decoded(connection.query(
+            "SELECT \(unescaped: columns) FROM notifications WHERE id = \(id) AND user_id = \(userID)",
+            logger: logger)).first
+    }
+
+    private static func position(of id: String, userID: String, on connection: PostgresConnection, logger: Logger)
+        async throws -> Int64?
+    {
+        var position: Int64?
+        let rows = try await connection.query(
+            "SELECT position FROM notifications WHERE id = \(id) AND user_id = \(userID)", logger: logger)
+        for try await value in rows.decode(Int64.self) { position = value }
+        return position
+    }
+
+    private static let columns = """
+        id, type, title, message, timestamp, is_read, related_contact_id, related_alert_id, related_ping_id,
+        contact_data, alert_data
+        """
+
+    private static func decoded(_ rows: PostgresRowSequence) async throws -> [LifeSignalProtocol.Notification] {
         var notifications: [LifeSignalProtocol.Notification] = []
-        let rows = try await connection.query("""
-            SELECT id, type, title, message, timestamp, is_read, related_contact_id, related_alert_id,
-                   related_ping_id, contact_data, alert_data
-            FROM notifications WHERE user_id = \(userID) ORDER BY position DESC LIMIT \(Int64(limit))
-            """, logger: logger)
         for try await row in rows {
             let cells = row.makeRandomAccess()
             let contactData = try cells["contact_data"].decode(String?.self)

@@ -93,6 +93,14 @@ enum ClusterRows {
         case .deleteContact(let userID, let contactID):
             try await connection.query(
                 "DELETE FROM contacts WHERE user_id = \(userID) AND contact_id = \(contactID)", logger: logger).drain()
+        case .setNotificationRead(let id):
+            try await connection.query("UPDATE notifications SET is_read = true WHERE id = \(id)", logger: logger).drain()
+        case .markAllNotificationsRead(let userID):
+            try await connection.query(
+                "UPDATE notifications SET is_read = true WHERE user_id = \(userID) AND NOT is_read", logger: logger).drain()
+        case .deleteNotification(let id):
+            try await connection.query("DELETE FROM pushes WHERE notification_id = \(id)", logger: logger).drain()
+            try await connection.query("DELETE FROM notifications WHERE id = \(id)", logger: logger).drain()
         default:
             throw ProtocolError(.internal, "the cluster store does not write \(change) from a rule")
         }

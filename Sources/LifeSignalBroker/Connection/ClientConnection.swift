@@ -14,7 +14,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         case awaitingHello
         /// `hello` is being checked (the user may be loading); requests are held meanwhile.
         case authenticating
-        case active(UserSession, deviceID: String)
+        case active(any DeviceRouter, deviceID: String)
         case closing
     }
 
@@ -25,11 +25,11 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     var phase: Phase = .awaitingHello {
         didSet {
             // Remembered past `.closing`, so the device is detached however the connection ends.
-            if case .active(let session, let deviceID) = phase { attachment = (session, deviceID) }
+            if case .active(let router, let deviceID) = phase { attachment = (router, deviceID) }
         }
     }
     /// The session and device this connection was attached to, if it ever was.
-    private(set) var attachment: (session: UserSession, deviceID: String)?
+    private(set) var attachment: (router: any DeviceRouter, deviceID: String)?
     /// Events at or below this seq reach this device through its catch-up, not live.
     var baselineSeq: Int64 = .max
     private var decoder: FrameDecoder
@@ -116,8 +116,8 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         switch phase {
         case .awaitingHello:
             broker.assumeIsolated { $0.handleUnauthenticated(request, from: self) }
-        case .active(let session, _):
-            session.assumeIsolated { $0.handle(request, from: self) }
+        case .active(let router, _):
+            router.route(request, from: self)
         case .authenticating, .closing:
             // `authenticating` always holds; what reaches a closing connection is dropped.
             break

@@ -6,6 +6,7 @@ extension Broker {
     /// counted in rows, not submissions: a change that reaches 500 contacts weighs what it costs
     /// the single writer, so one user's large changes cannot hide behind a small count.
     func submit(_ write: StoreWrite, completion: @escaping @Sendable (Result<StoreWriteResult, Error>) -> Void) {
+        guard let store else { return completion(.failure(Self.noEmbeddedStore)) }
         let weight = Self.backlogWeight(of: write)
         storeBacklog += weight
         store.submit(write) { [self] result in
@@ -28,6 +29,9 @@ extension Broker {
         ])
         return true
     }
+
+    /// A broker of a cluster has no embedded store; nothing of it is reached there.
+    private static let noEmbeddedStore = ProtocolError(.internal, "this broker keeps no embedded store")
 
     private static let overloaded = ProtocolError(.overloaded, "the broker is overloaded; try again later")
 }

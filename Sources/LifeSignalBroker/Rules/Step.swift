@@ -76,6 +76,13 @@ public struct Step: Sendable {
         effects.append(.event(userID: userID, name: EventName.contactRemoved, data: ["contactId": .string(contactID)]))
     }
 
+    /// A change to what the user has beyond their account (their notifications), stored with the
+    /// event that tells their devices.
+    mutating func record(_ change: StoreChange, telling userID: String, _ name: String, _ data: JSONValue) {
+        effects.append(.store(change))
+        effects.append(.event(userID: userID, name: name, data: data))
+    }
+
     /// A notification for `userID` about `contactID`, named and with the role as `userID` sees
     /// them now (§5).
     mutating func notify(_ userID: String, _ type: NotificationType, _ message: String, about contactID: String,

@@ -40,15 +40,8 @@ extension UserSession {
         // Everything up to `baseline` reaches this device through the catch-up; later events live.
         let baseline = lastSeq
         connection.baselineSeq = baseline
-        let greeting: JSONObject = [
-            "session": .string(Credentials.newID(prefix: "s")),
-            "user": user.json,
-            "lastSeq": .int(baseline),
-            "heartbeatMs": .int(configuration.heartbeatMs),
-            "maxFrameBytes": .int(Int64(configuration.maxFrameBytes)),
-            "serverTime": .int(WallClock.nowMs()),
-            "broker": .string(broker.assumeIsolated { $0.brokerID }),
-        ]
+        let greeting = HelloAnswer.fields(user: user, lastSeq: baseline, configuration: configuration,
+                                          brokerID: broker.assumeIsolated { $0.brokerID })
         if pendingCommits == 0 {
             // Nothing of this user is on its way to the store: memory is the durable state, so the
             // answer and catch-up go out now, and the device record is written behind them.

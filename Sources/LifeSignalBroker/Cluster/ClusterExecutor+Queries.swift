@@ -1,0 +1,102 @@
+import LifeSignalProtocol
+import PostgresNIO
+
+/// What a device reads and the device rows it changes, outside the rules: no event follows any
+/// of these, so none takes a seq.
+extension ClusterExecutor {
+    /// `contacts.list`: every contact as `userID` sees them now.
+    public func contactViews(of userID: String) async throws -> [Contact] {
+        let logger = self.logger
+        return try await database.client.withConnection { connection in
+            guard let account = try await ClusterRows.accounts([userID], on: connection, logger: logger).first else {
+                throw ProtocolError(.unauthenticated, "unknown user")
+            }
+            return try await ClusterRows.contactViews(of: account, on: connection, logger: logger)
+        }
+    }
+
+    /// `devices.list`: online means held by a live broker of the cluster.
+    public func deviceInfos(of userID: String) async throws -> [DeviceInfo] {
+        let logger = self.logger
+        let (devices, online) = try await database.client.withConnection { connection in
+            try await ClusterRows.devices(of: userID, on: connection, logger: logger)
+        }
+        return devices.sorted { $0.key.deviceID < $1.key.deviceID }.map { record in
+            DeviceInfo(device: record.key.deviceID, platform: record.platform, hasToken: record.pushToken != nil,
+                       online: online.contains(record.key.deviceID), lastSeenAt: record.lastSeenAt)
+        }
+    }
+
+    /// `notifications.list`: a page, newest first, with the unread count; nil when `before`
+    /// names no notification of the user.
+    public func notificationPage(of userID: String, before: String?, limit: Int) async throws
+        -> (notifications: [LifeSignalProtocol.Notification], unread: Int)?
+    {
+        let logger = self.logger
+        return try await database.client.withConnection { connection in
+            guard let page = try await ClusterRows.notifications(of: userID, before: before, limit: limit,
+                                                                 on: connection, logger: logger) else { return nil }
+            return (page, try await ClusterRows.unreadCount(of: userID, on: connection, logger: logger))
+        }
+    }
+
+    /// The user whose current QR code this is (`contacts.add`).
+    public func userID(forQRCode qrCode: String) async throws -> String? {
+        var found: String?
+        let rows = try await database.client.query("SELECT id FROM users WHERE qr_code = \(qrCode)", logger: logger)
+        for try await id in rows.decode(String.self) { found = id }
+        return found
+    }
+
+    /// `device.register`: the token moves to this device from whichever device held it (§5), and
+    /// `platform` is kept when given.
+    public func registerPushToken(_ token: String, platform: String?, userID: String, deviceID: String) async throws {
+        let logger = self.logger
+        try await Self.unwrapped { try await database.client.withTransaction(logger: logger) { connection in
+            try await connection.query("""
+                UPDATE devices SET push_token = NULL
+                WHERE push_token = \(token) AND NOT (user_id = \(userID) AND device_id = \(deviceID))
+                """, logger: logger).drain()
+            try await connection.query("""
+                UPDATE devices SET push_token = \(token), platform = coalesce(\(platform), platform)
+                WHERE user_id = \(userID) AND device_id = \(deviceID)
+                """, logger: logger).drain()
+        } }
+    }
+
+    /// `device.unregister`: this device gets no more pushes.
+    public func unregisterPushToken(userID: String, deviceID: String) async throws {
+        try await database.client.query(
+            "UPDATE devices SET push_token = NULL WHERE user_id = \(userID) AND device_id = \(deviceID)",
+            logger: logger).drain()
+    }
+
+    /// The head seq of each of `userIDs` now: what a broker checks its devices against, in case a
+    /// hint was lost (DESIGN §7).
+    public func heads(of userIDs: [String]) async throws -> [String: Int64] {
+        var heads: [String: Int64] = [:]
+        let rows = try await database.client.query(
+            "SELECT id, seq FROM users WHERE id = ANY(\(userIDs))", logger: logger)
+        for try await (id, seq) in rows.decode((String, Int64).self) { heads[id] = seq }
+        return heads
+    }
+
+    /// Says this broker is alive (its presence rows count while it does).
+    public func heartbeat(brokerID: String) async throws {
+        try await database.client.query("""
+            INSERT INTO brokers (broker_id) VALUES (\(brokerID))
+            ON CONFLICT (broker_id) DO UPDATE SET heartbeat_at = now()
+            """, logger: logger).drain()
+    }
+
+    /// Forgets every device this broker held: at start (a previous run's, killed) and at a clean stop.
+    public func clearPresence(brokerID: String) async throws {
+        try await database.client.query("DELETE FROM presence WHERE broker_id = \(brokerID)", logger: logger).drain()
+    }
+
+    /// A hint to every broker (DESIGN §7): `payload` names users and their new head seqs.
+    public func notify(_ payload: String) async throws {
+        try await database.client.query(
+            "SELECT pg_notify(\(ClusterHints.channel), \(payload))", logger: logger).drain()
+    }
+}

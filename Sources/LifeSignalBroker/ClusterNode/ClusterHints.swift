@@ -1,0 +1,35 @@
+/// The hints brokers send each other after a commit (DESIGN §7): one `pg_notify` per few
+/// milliseconds, outside every write transaction, naming users and their new head seqs. A
+/// hint only says "read the log"; a lost one is made up by the periodic head check.
+enum ClusterHints {
+    static let channel = "lifesignal_events"
+    /// NOTIFY payloads must stay under 8,000 bytes.
+    static let maxPayloadBytes = 7_000
+
+    /// `user:seq` pairs joined by commas, split so that no payload is over the limit.
+    static func payloads(_ heads: [String: Int64]) -> [String] {
+        var payloads: [String] = []
+        var current = ""
+        for (userID, seq) in heads.sorted(by: { $0.key < $1.key }) {
+            let pair = "\(userID):\(seq)"
+            if !current.isEmpty, current.utf8.count + 1 + pair.utf8.count > maxPayloadBytes {
+                payloads.append(current)
+                current = ""
+            }
+            current += current.isEmpty ? pair : "," + pair
+        }
+        if !current.isEmpty { payloads.append(current) }
+        return payloads
+    }
+
+    /// The pairs of a payload; malformed pairs are skipped (a hint is never trusted for more
+    /// than "look").
+    static func parse(_ payload: String) -> [(userID: String, seq: Int64)] {
+        payload.split(separator: ",").compactMap { pair in
+            guard let colon = pair.lastIndex(of: ":"), let seq = Int64(pair[pair.index(after: colon)...]) else {
+                return nil
+            }
+            return (String(pair[..<colon]), seq)
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import LifeSignalProtocol
+
+extension ClusterNode {
+    /// What a step committed: its events to this broker's devices now, a hint to the other
+    /// brokers soon, its pushes to the gateway.
+    func publish(_ events: [CommittedEvent], pushes: [PushMessage]) {
+        var byUser: [String: [CommittedEvent]] = [:]
+        for event in events { byUser[event.userID, default: []].append(event) }
+        for (userID, userEvents) in byUser {
+            let sorted = userEvents.sorted { $0.seq < $1.seq }
+            feeds[userID]?.offer(sorted)
+            pendingHints[userID] = max(pendingHints[userID] ?? 0, sorted.last!.seq)
+        }
+        if !pendingHints.isEmpty { scheduleHints() }
+        broker?.pushOutbox.deliver(pushes)
+    }
+
+    /// Hints leave in one batch per few milliseconds, after the commits they name (DESIGN §7).
+    private func scheduleHints() {
+        guard !hintsScheduled, let timer = hintTimer else { return }
+        hintsScheduled = true
+        timer.start(afterMs: Self.hintDelayMs) { [self] in sendHints() }
+    }
+
+    static let hintDelayMs: UInt64 = 2
+
+    private func sendHints() {
+        hintsScheduled = false
+        let payloads = ClusterHints.payloads(pendingHints)
+        pendingHints = [:]
+        run({ executor in
+            for payload in payloads { try await executor.notify(payload) }
+        }, then: { [logger] result in
+            // Lost hints are made up by every broker's head check within a second.
+            if case .failure(let error) = result {
+                logger.debug("cluster hint not sent", metadata: ["lifesignal.error": "\(error)"])
+            }
+        })
+    }
+
+    /// A hint from any broker (this one's too): read the log of each named user with devices here.
+    func hinted(_ payload: String) {
+        for (userID, seq) in ClusterHints.parse(payload) { feeds[userID]?.want(seq) }
+    }
+
+    /// Listens for hints on a connection of the pool for as long as the broker runs, and listens
+    /// again after losing it (the head check covers the gap).
+    func startListening() {
+        let (executor, loop, logger) = (self.executor, self.loop, self.logger)
+        listening = Task { [weak self] in
+            let node = self
+            while !Task.isCancelled {
+                do {
+                    try await executor.database.client.withConnection { connection in
+                        try await connection.listen(on: ClusterHints.channel) { notifications in
+                            for try await notification in notifications {
+                                let payload = notification.payload
+                                loop.execute { node?.hinted(payload) }
+                            }
+                        }
+                    }
+                } catch {
+                    if Task.isCancelled { return }
+                    logger.debug("cluster hint listener lost", metadata: ["lifesignal.error": "\(error)"])
+                }
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    /// The feed of a user with a device here, made when the first one attaches.
+    func feed(of userID: String, startingAt head: Int64) -> UserFeed {
+        if let feed = feeds[userID] { return feed }
+        let feed = UserFeed(userID: userID, delivered: head) { [self] after, completion in
+            run({ executor in try await executor.events(of: userID, after: after) }, then: { [self] result in
+                completion(result)
+                releaseFeedIfIdle(userID)
+            })
+        }
+        feeds[userID] = feed
+        return feed
+    }
+
+    /// Drops a feed nothing needs any more.
+    func releaseFeedIfIdle(_ userID: String) {
+        if let feed = feeds[userID], feed.isIdle { feeds[userID] = nil }
+    }
+}

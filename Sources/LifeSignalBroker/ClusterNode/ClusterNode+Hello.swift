@@ -1,0 +1,92 @@
+import LifeSignalProtocol
+
+extension ClusterNode {
+    /// `register` in the cluster: the user and their head row, committed before the `ok`.
+    func register(_ user: User, tokenHash: [UInt8], completion: @escaping @Sendable (Bool) -> Void) {
+        run({ try await $0.create(user, tokenHash: tokenHash) }, then: { result in
+            completion((try? result.get()) != nil)
+        })
+    }
+
+    /// `hello` in the cluster (§3, §11): the token checked against the stored hash, the device
+    /// recorded as online here, then the answer and the catch-up up to the head read with them.
+    func hello(_ hello: HelloRequest, from connection: ClientConnection) {
+        connection.beginAuthentication()
+        let (brokerID, configuration) = (self.brokerID, self.configuration)
+        run({ executor -> ClusterGreeting? in
+            guard try await executor.authenticate(userID: hello.userID, token: hello.token) else { return nil }
+            try await executor.attach(userID: hello.userID, deviceID: hello.deviceID, platform: hello.platform,
+                                      brokerID: brokerID, now: WallClock.nowMs(),
+                                      maxOnline: configuration.maxDevicesPerUser,
+                                      maxStored: configuration.maxStoredDevices)
+            return try await Self.greeting(for: hello, executor: executor, configuration: configuration)
+        }, then: { [self] result in
+            switch result {
+            case .success(let greeting?):
+                finishHello(hello, greeting: greeting, from: connection)
+            case .success(nil):
+                broker?.assumeIsolated { $0.recordFailedHello(from: connection) }
+                connection.fail(ProtocolError(.unauthenticated, "unknown user or wrong token"), rid: hello.rid)
+            case .failure(let error as ProtocolError):
+                connection.fail(error, rid: hello.rid)
+            case .failure:
+                // Not `unauthenticated`: the credentials may be right. The connection stays open.
+                connection.respond(error: ProtocolError(.internal, "the cluster store could not be reached; try again"),
+                                   rid: hello.rid)
+                connection.finishAuthentication(as: .awaitingHello)
+            }
+        })
+    }
+
+    private static func greeting(for hello: HelloRequest, executor: ClusterExecutor,
+                                 configuration: BrokerConfiguration) async throws -> ClusterGreeting {
+        try await executor.greeting(of: hello.userID, resume: hello.resume,
+                                    maxReplayBytes: configuration.maxOutboundBytes / 2)
+    }
+
+    /// Attaches the device once its catch-up reaches at least what this broker has already sent
+    /// the user's other devices; else reads the catch-up again (the head only grows).
+    private func finishHello(_ hello: HelloRequest, greeting: ClusterGreeting, from connection: ClientConnection) {
+        guard !connection.isClosing else { return forget(device: hello.deviceID, of: hello.userID) }
+        let isNew = feeds[hello.userID] == nil
+        let feed = feed(of: hello.userID, startingAt: greeting.head)
+        guard feed.delivered <= greeting.head else {
+            let configuration = self.configuration
+            run({ try await Self.greeting(for: hello, executor: $0, configuration: configuration) }, then: { [self] result in
+                switch result {
+                case .success(let newer): finishHello(hello, greeting: newer, from: connection)
+                case .failure(let error): connection.fail(Self.protocolError(error), rid: hello.rid)
+                }
+                releaseFeedIfIdle(hello.userID)
+            })
+            return
+        }
+        if let previous = feed.connections[hello.deviceID] {
+            previous.fail(ProtocolError(.replaced, "device '\(hello.deviceID)' connected again"), rid: nil)
+        }
+        feed.connections[hello.deviceID] = connection
+        // Everything up to the head reaches this device through the catch-up; later events live.
+        connection.baselineSeq = greeting.head
+        let fields = HelloAnswer.fields(user: greeting.user, lastSeq: greeting.head, configuration: configuration,
+                                        brokerID: brokerID)
+        connection.complete(connection.reserveResponse(), with: Outbound.ok(rid: hello.rid, fields) + greeting.frames)
+        connection.finishAuthentication(as: .active(
+            ClusterDevice(node: self, userID: hello.userID, deviceID: hello.deviceID), deviceID: hello.deviceID))
+        // A hint that came while no feed was here was dropped: read once past the head.
+        if isNew { feed.want(greeting.head + 1) }
+    }
+
+    /// The device's connection ended: offline from now on, unless it connected here again meanwhile.
+    func detach(_ connection: ClientConnection, userID: String, deviceID: String) {
+        guard let feed = feeds[userID], feed.connections[deviceID] === connection else { return }
+        feed.connections[deviceID] = nil
+        releaseFeedIfIdle(userID)
+        forget(device: deviceID, of: userID)
+    }
+
+    private func forget(device deviceID: String, of userID: String) {
+        let brokerID = self.brokerID
+        run({ try await $0.detach(userID: userID, deviceID: deviceID, brokerID: brokerID, now: WallClock.nowMs()) },
+            then: { _ in })
+    }
+}

@@ -1,0 +1,70 @@
+import LifeSignalProtocol
+import LifeSignalUV
+
+/// What every broker of a cluster does each second (DESIGN §7).
+enum HousekeepingTask: Hashable {
+    /// Fire the missed check-ins that are due, once across the cluster.
+    case deadlines
+    /// Compare each local user's head seq with what was delivered: hints may be lost.
+    case heads
+    /// Say this broker is alive, so its presence rows count (every few seconds).
+    case heartbeat
+}
+
+extension ClusterNode {
+    static let heartbeatEveryTicks = 5
+
+    func startHousekeeping() throws {
+        let timer = try Timer(loop: loop)
+        timer.unref()
+        timer.start(afterMs: 1_000, repeatMs: 1_000) { [self] in tick() }
+        housekeepingTimer = timer
+    }
+
+    private func tick() {
+        housekeepingTicks += 1
+        fireDueDeadlines()
+        checkHeads()
+        if housekeepingTicks % Self.heartbeatEveryTicks == 0 {
+            let brokerID = self.brokerID
+            once(.heartbeat, { try await $0.heartbeat(brokerID: brokerID) }, then: { _ in })
+        }
+    }
+
+    private func fireDueDeadlines() {
+        once(.deadlines, { try await $0.fireDue(now: WallClock.nowMs()) }, then: { [self] fired in
+            for deadline in fired {
+                publish(deadline.events, pushes: deadline.pushes)
+                if deadline.result {
+                    logger.info("missed check-in fired", metadata: ["lifesignal.user": "\(deadline.userID)"])
+                }
+            }
+        })
+    }
+
+    private func checkHeads() {
+        let userIDs = Array(feeds.keys)
+        guard !userIDs.isEmpty else { return }
+        once(.heads, { try await $0.heads(of: userIDs) }, then: { [self] heads in
+            for (userID, seq) in heads { feeds[userID]?.want(seq) }
+        })
+    }
+
+    /// Runs `task` unless it is still under way from an earlier tick; failures are logged once
+    /// per tick at debug (the database may be gone for a while; requests say so themselves).
+    private func once<T: Sendable>(_ task: HousekeepingTask,
+                                   _ work: @escaping @Sendable (ClusterExecutor) async throws -> T,
+                                   then: @escaping @Sendable (T) -> Void) {
+        guard housekeepingUnderWay.insert(task).inserted else { return }
+        run(work, then: { [self] result in
+            housekeepingUnderWay.remove(task)
+            switch result {
+            case .success(let value): then(value)
+            case .failure(let error):
+                logger.debug("cluster housekeeping failed", metadata: [
+                    "lifesignal.task": "\(task)", "lifesignal.error": "\(error)",
+                ])
+            }
+        })
+    }
+}

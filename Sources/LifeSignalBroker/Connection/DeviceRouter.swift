@@ -1,0 +1,22 @@
+import LifeSignalProtocol
+
+/// Where an authenticated device's requests go: the user's session on this broker (embedded) or
+/// the cluster's device (PostgreSQL). Called on the loop, once per request; no hop inside.
+protocol DeviceRouter: AnyObject, Sendable {
+    nonisolated func route(_ request: Request, from connection: ClientConnection)
+    /// The connection ended (whatever the reason): the device is offline from now on.
+    nonisolated func connectionEnded(_ connection: ClientConnection, deviceID: String)
+}
+
+extension UserSession: DeviceRouter {
+    nonisolated func route(_ request: Request, from connection: ClientConnection) {
+        assumeIsolated { $0.handle(request, from: connection) }
+    }
+
+    nonisolated func connectionEnded(_ connection: ClientConnection, deviceID: String) {
+        assumeIsolated { session in
+            session.detach(connection, deviceID: deviceID)
+            session.unloadIfIdle()
+        }
+    }
+}
