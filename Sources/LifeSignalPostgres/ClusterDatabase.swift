@@ -8,10 +8,13 @@ public final class ClusterDatabase: Sendable {
     public let url: PostgresURL
     public let client: PostgresClient
     let logger: Logger
+    /// How long a request waits for a connection before it is given up unexecuted (`withConnection`).
+    public let leaseTimeout: Duration
     private let running: Task<Void, Never>
 
-    private init(url: PostgresURL, client: PostgresClient, logger: Logger) {
+    private init(url: PostgresURL, client: PostgresClient, logger: Logger, leaseTimeout: Duration) {
         self.url = url
+        self.leaseTimeout = leaseTimeout
         self.client = client
         self.logger = logger
         running = Task { await client.run() }
@@ -19,16 +22,21 @@ public final class ClusterDatabase: Sendable {
 
     /// Connects and checks that the server answers within `timeout`.
     /// - Throws: `PostgresStoreError.unreachable` naming the server (never its password).
-    public static func open(_ url: PostgresURL, logger: Logger, timeout: Duration = .seconds(10)) async throws
-        -> ClusterDatabase
+    public static func open(_ url: PostgresURL, logger: Logger, timeout: Duration = .seconds(10),
+                            leaseTimeout: Duration = .seconds(3)) async throws -> ClusterDatabase
     {
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
             tls: .disable)
         configuration.options.maximumConnections = url.poolSize
         configuration.options.connectTimeout = timeout
+        // The pool logs each failed connect attempt at info; the broker says once that PostgreSQL
+        // is gone, and requests say so themselves.
+        var poolLogger = logger
+        poolLogger.logLevel = max(logger.logLevel, .error)
         let database = ClusterDatabase(
-            url: url, client: PostgresClient(configuration: configuration, backgroundLogger: logger), logger: logger)
+            url: url, client: PostgresClient(configuration: configuration, backgroundLogger: poolLogger), logger: logger,
+            leaseTimeout: leaseTimeout)
         do {
             try await withDeadline(timeout) { try await database.client.execute("SELECT 1", logger: logger) }
             return database

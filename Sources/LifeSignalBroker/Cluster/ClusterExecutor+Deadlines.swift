@@ -22,7 +22,7 @@ extension ClusterExecutor {
     /// As `fireDueDeadlines`, with each step's events and pushes for delivery.
     public func fireDue(now: Int64, limit: Int = 100) async throws -> [FiredDeadline] {
         let logger = self.logger
-        let due = try await Self.unwrapped { try await database.client.withTransaction(logger: logger) { connection in
+        let due = try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             var due: [(id: String, deadline: Int64)] = []
             let rows = try await connection.query("""
                 SELECT id, check_in_deadline FROM users

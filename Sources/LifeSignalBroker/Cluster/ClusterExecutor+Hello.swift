@@ -28,10 +28,9 @@ extension ClusterExecutor {
     /// Whether `token` is the user's (constant-time, against the stored hash). False for an
     /// unknown user, after the same work.
     public func authenticate(userID: String, token: String) async throws -> Bool {
-        var stored: [UInt8]?
-        let rows = try await database.client.query(
-            "SELECT token_hash FROM users WHERE id = \(userID)", logger: logger)
-        for try await hash in rows.decode(ByteBuffer.self) { stored = Array(buffer: hash) }
+        let stored = try await collect("SELECT token_hash FROM users WHERE id = \(userID)") {
+            Array(buffer: try $0.decode(ByteBuffer.self))
+        }.first
         return Credentials.verify(token: token, against: stored ?? Credentials.hash(token: "no such user"))
     }
 
@@ -44,7 +43,7 @@ extension ClusterExecutor {
                        maxOnline: Int = 0, maxStored: Int = 0) async throws
     {
         let logger = self.logger
-        try await Self.unwrapped { try await database.client.withTransaction(logger: logger) { connection in
+        try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger).drain()
             let (stored, online) = try await ClusterRows.devices(of: userID, on: connection, logger: logger)
             if maxOnline > 0, online.subtracting([deviceID]).count >= maxOnline {
@@ -81,12 +80,12 @@ extension ClusterExecutor {
     /// The device's connection ended: it is offline (pushed to) and last seen now. Only the
     /// broker that holds it may say so; a device that moved meanwhile stays where it is.
     public func detach(userID: String, deviceID: String, brokerID: String, now: Int64) async throws {
-        try await database.client.query("""
+        try await execute("""
             DELETE FROM presence WHERE user_id = \(userID) AND device_id = \(deviceID) AND broker_id = \(brokerID)
-            """, logger: logger).drain()
-        try await database.client.query("""
+            """)
+        try await execute("""
             UPDATE devices SET last_seen_at = \(now) WHERE user_id = \(userID) AND device_id = \(deviceID)
-            """, logger: logger).drain()
+            """)
     }
 
     /// The catch-up for a device resuming after `resume` (nil: none): the events it missed while
@@ -104,7 +103,7 @@ extension ClusterExecutor {
                          maxReplayBytes: Int = .max) async throws -> ClusterGreeting
     {
         let logger = self.logger
-        return try await Self.unwrapped { try await database.client.withTransaction(logger: logger) { connection in
+        return try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: logger).drain()
             var head: (seq: Int64, oldest: Int64)?
             for try await row in try await connection.query(

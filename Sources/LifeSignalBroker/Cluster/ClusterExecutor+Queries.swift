@@ -7,7 +7,7 @@ extension ClusterExecutor {
     /// `contacts.list`: every contact as `userID` sees them now.
     public func contactViews(of userID: String) async throws -> [Contact] {
         let logger = self.logger
-        return try await database.client.withConnection { connection in
+        return try await database.withConnection { connection in
             guard let account = try await ClusterRows.accounts([userID], on: connection, logger: logger).first else {
                 throw ProtocolError(.unauthenticated, "unknown user")
             }
@@ -18,7 +18,7 @@ extension ClusterExecutor {
     /// `devices.list`: online means held by a live broker of the cluster.
     public func deviceInfos(of userID: String) async throws -> [DeviceInfo] {
         let logger = self.logger
-        let (devices, online) = try await database.client.withConnection { connection in
+        let (devices, online) = try await database.withConnection { connection in
             try await ClusterRows.devices(of: userID, on: connection, logger: logger)
         }
         return devices.sorted { $0.key.deviceID < $1.key.deviceID }.map { record in
@@ -33,7 +33,7 @@ extension ClusterExecutor {
         -> (notifications: [LifeSignalProtocol.Notification], unread: Int)?
     {
         let logger = self.logger
-        return try await database.client.withConnection { connection in
+        return try await database.withConnection { connection in
             guard let page = try await ClusterRows.notifications(of: userID, before: before, limit: limit,
                                                                  on: connection, logger: logger) else { return nil }
             return (page, try await ClusterRows.unreadCount(of: userID, on: connection, logger: logger))
@@ -42,17 +42,14 @@ extension ClusterExecutor {
 
     /// The user whose current QR code this is (`contacts.add`).
     public func userID(forQRCode qrCode: String) async throws -> String? {
-        var found: String?
-        let rows = try await database.client.query("SELECT id FROM users WHERE qr_code = \(qrCode)", logger: logger)
-        for try await id in rows.decode(String.self) { found = id }
-        return found
+        try await collect("SELECT id FROM users WHERE qr_code = \(qrCode)") { try $0.decode(String.self) }.first
     }
 
     /// `device.register`: the token moves to this device from whichever device held it (§5), and
     /// `platform` is kept when given.
     public func registerPushToken(_ token: String, platform: String?, userID: String, deviceID: String) async throws {
         let logger = self.logger
-        try await Self.unwrapped { try await database.client.withTransaction(logger: logger) { connection in
+        try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             try await connection.query("""
                 UPDATE devices SET push_token = NULL
                 WHERE push_token = \(token) AND NOT (user_id = \(userID) AND device_id = \(deviceID))
@@ -66,37 +63,33 @@ extension ClusterExecutor {
 
     /// `device.unregister`: this device gets no more pushes.
     public func unregisterPushToken(userID: String, deviceID: String) async throws {
-        try await database.client.query(
-            "UPDATE devices SET push_token = NULL WHERE user_id = \(userID) AND device_id = \(deviceID)",
-            logger: logger).drain()
+        try await execute("UPDATE devices SET push_token = NULL WHERE user_id = \(userID) AND device_id = \(deviceID)")
     }
 
     /// The head seq of each of `userIDs` now: what a broker checks its devices against, in case a
     /// hint was lost (DESIGN §7).
     public func heads(of userIDs: [String]) async throws -> [String: Int64] {
-        var heads: [String: Int64] = [:]
-        let rows = try await database.client.query(
-            "SELECT id, seq FROM users WHERE id = ANY(\(userIDs))", logger: logger)
-        for try await (id, seq) in rows.decode((String, Int64).self) { heads[id] = seq }
-        return heads
+        let rows = try await collect("SELECT id, seq FROM users WHERE id = ANY(\(userIDs))") {
+            try $0.decode((String, Int64).self)
+        }
+        return Dictionary(rows, uniquingKeysWith: { first, _ in first })
     }
 
     /// Says this broker is alive (its presence rows count while it does).
     public func heartbeat(brokerID: String) async throws {
-        try await database.client.query("""
+        try await execute("""
             INSERT INTO brokers (broker_id) VALUES (\(brokerID))
             ON CONFLICT (broker_id) DO UPDATE SET heartbeat_at = now()
-            """, logger: logger).drain()
+            """)
     }
 
     /// Forgets every device this broker held: at start (a previous run's, killed) and at a clean stop.
     public func clearPresence(brokerID: String) async throws {
-        try await database.client.query("DELETE FROM presence WHERE broker_id = \(brokerID)", logger: logger).drain()
+        try await execute("DELETE FROM presence WHERE broker_id = \(brokerID)")
     }
 
     /// A hint to every broker (DESIGN §7): `payload` names users and their new head seqs.
     public func notify(_ payload: String) async throws {
-        try await database.client.query(
-            "SELECT pg_notify(\(ClusterHints.channel), \(payload))", logger: logger).drain()
+        try await execute("SELECT pg_notify(\(ClusterHints.channel), \(payload))")
     }
 }

@@ -5,24 +5,23 @@ extension ClusterExecutor {
     /// `register`: a new user and their head row (seq 0).
     public func create(_ user: User, tokenHash: [UInt8]) async throws {
         let logger = self.logger
-        try await Self.unwrapped { try await database.client.withTransaction(logger: logger) { connection in
+        try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             try await ClusterRows.insert(user, tokenHash: tokenHash, on: connection, logger: logger)
         } }
     }
 
     /// The committed events of `userID` after `afterSeq`, in order: what a device resumes with.
     public func events(of userID: String, after afterSeq: Int64) async throws -> [(seq: Int64, body: String)] {
-        var events: [(seq: Int64, body: String)] = []
-        let rows = try await database.client.query(
-            "SELECT seq, body FROM events WHERE user_id = \(userID) AND seq > \(afterSeq) ORDER BY seq", logger: logger)
-        for try await (seq, body) in rows.decode((Int64, String).self) { events.append((seq, body)) }
-        return events
+        try await collect("SELECT seq, body FROM events WHERE user_id = \(userID) AND seq > \(afterSeq) ORDER BY seq") {
+            let (seq, body) = try $0.decode((Int64, String).self)
+            return (seq: seq, body: body)
+        }
     }
 
     /// The accounts of `ids` as committed now (no lock): for checks and snapshots.
     public func accounts(_ ids: [String]) async throws -> [Account] {
         let logger = self.logger
-        return try await database.client.withConnection { connection in
+        return try await database.withConnection { connection in
             try await ClusterRows.accounts(ids, on: connection, logger: logger)
         }
     }

@@ -79,7 +79,7 @@ public struct ClusterExecutor: Sendable {
         _ rules: @escaping @Sendable (inout Step, Extra) throws(ProtocolError) -> Result
     ) async throws -> Commit<Result> {
         let (logger, limits) = (self.logger, (eventRetention, notificationHistory))
-        return try await Self.unwrapped { try await database.client.withTransaction(logger: logger) { connection in
+        return try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             // Who is involved follows from the user's own account, read once without a lock to
             // know what to lock, and checked again under the lock.
             guard let guess = try await ClusterRows.accounts([userID], on: connection, logger: logger).first else {

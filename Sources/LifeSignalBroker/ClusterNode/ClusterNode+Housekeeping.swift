@@ -59,11 +59,18 @@ extension ClusterNode {
         run(work, then: { [self] result in
             housekeepingUnderWay.remove(task)
             switch result {
-            case .success(let value): then(value)
+            case .success(let value):
+                if !isDatabaseReachable {
+                    isDatabaseReachable = true
+                    logger.notice("PostgreSQL reachable again")
+                }
+                then(value)
             case .failure(let error):
-                logger.debug("cluster housekeeping failed", metadata: [
-                    "lifesignal.task": "\(task)", "lifesignal.error": "\(error)",
-                ])
+                if isDatabaseReachable {
+                    isDatabaseReachable = false
+                    logger.warning("PostgreSQL unreachable: requests that need it are answered internal",
+                                   metadata: ["lifesignal.error": "\(error)"])
+                }
             }
         })
     }

@@ -29,6 +29,8 @@ final class ClusterNode: @unchecked Sendable {
     /// Each housekeeping task runs one at a time: a slow database is not asked twice.
     var housekeepingUnderWay: Set<HousekeepingTask> = []
     var listening: Task<Void, Never>?
+    /// What the last housekeeping task found, so that losing PostgreSQL is logged once.
+    var isDatabaseReachable = true
 
     init(executor: ClusterExecutor, loop: EventLoop, logger: Logger, configuration: BrokerConfiguration) {
         self.executor = executor

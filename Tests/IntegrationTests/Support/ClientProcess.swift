@@ -5,10 +5,16 @@ import LifeSignalProtocol
 /// directory (the profiles) and a broker address.
 struct LSClient {
     let configDirectory: TemporaryDirectory
-    let broker: BrokerProcess
+    /// The brokers the client is given, in order (`--broker a,b,c`): one, or a cluster's.
+    let brokers: [BrokerProcess]
+    var broker: BrokerProcess { brokers[0] }
 
     init(broker: BrokerProcess) {
-        self.broker = broker
+        self.init(brokers: [broker])
+    }
+
+    init(brokers: [BrokerProcess]) {
+        self.brokers = brokers
         configDirectory = TemporaryDirectory("lsclient")
     }
 
@@ -27,7 +33,7 @@ struct LSClient {
         process.executableURL = Binaries.client
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging([
-            "LSCLIENT_CONFIG_DIR": configDirectory.path, "LSCLIENT_BROKER": broker.address,
+            "LSCLIENT_CONFIG_DIR": configDirectory.path, "LSCLIENT_BROKER": brokers.map(\.address).joined(separator: ","),
         ]) { $1 }
         return process
     }

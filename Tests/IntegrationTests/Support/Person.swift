@@ -36,9 +36,10 @@ final class Person {
         for index in 0..<deviceCount { try addDevice("device-\(index)") }
     }
 
+    /// A device saying hello to the broker on `port` (by default the one the person registered on).
     @discardableResult
-    func addDevice(_ deviceID: String) throws -> RawConnection {
-        let device = try RawConnection(port: port)
+    func addDevice(_ deviceID: String, port: Int? = nil) throws -> RawConnection {
+        let device = try RawConnection(port: port ?? self.port)
         guard device.hello(credential, device: deviceID)?.okFields != nil else { throw RawConnection.SetupFailed() }
         _ = device.next()  // its snapshot
         devices.append(device)

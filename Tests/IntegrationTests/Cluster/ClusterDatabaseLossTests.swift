@@ -1,0 +1,87 @@
+import Foundation
+import LifeSignalProtocol
+import Testing
+
+/// PostgreSQL lost under a running cluster broker (issue 13): requests that need it are answered
+/// `internal` or `overloaded`, never a lie; connections stay up; nothing acknowledged is lost;
+/// and the broker serves again by itself once PostgreSQL is back. A server of its own, since it
+/// is stopped and started.
+@Suite("Cluster: PostgreSQL lost and back", .serialized)
+struct ClusterDatabaseLossTests {
+    @Test func theBrokerAnswersInternalMeanwhileAndRecoversByItself() throws {
+        let server = try ThrowawayPostgres()
+        let broker = try BrokerProcess(arguments: ["--postgres", server.url, "--broker-id", "lonely"])
+        let alice = try Person("Alice", port: broker.port)
+        let bob = try Person("Bob", port: broker.port, devices: 2)
+        alice.add(bob, responder: true, dependent: false)
+        var acknowledged = Set<String>()
+        for _ in 0..<5 {
+            if let id = bob.ok(Op.pingSend, ["contactId": .string(alice.id)])["pingId"]?.stringValue {
+                acknowledged.insert(id)
+            }
+        }
+
+        try server.stop()
+        let answer = bob.request(Op.pingSend, ["contactId": .string(alice.id)])
+        let code = answer?.errorCode
+        #expect(code == .internal || code == .overloaded, "\(String(describing: answer))")
+        // The connections stay up: the other device is answered without the store.
+        #expect(bob.devices[1].request(Op.keepalive)?.okFields != nil)
+
+        try server.start()
+        #expect(eventually(timeout: .seconds(60)) {
+            if let id = bob.request(Op.pingSend, ["contactId": .string(alice.id)])?.okFields?["pingId"]?.stringValue {
+                acknowledged.insert(id)
+                return true
+            }
+            return false
+        })
+        // Every acknowledged ping reached Alice, on her open connection and in her history.
+        let page = alice.ok(Op.notificationsList)["notifications"]?.arrayValue ?? []
+        let stored = Set(page.compactMap { $0.objectValue?["relatedPingID"]?.stringValue })
+        #expect(acknowledged.isSubset(of: stored), "\(acknowledged.subtracting(stored))")
+    }
+
+    @Test func aBrokerThatCannotReachPostgreSQLAtStartExitsWithAClearError() throws {
+        let unused = "postgres://postgres@127.0.0.1:1/nothing"
+        #expect {
+            _ = try BrokerProcess(arguments: ["--postgres", unused])
+        } throws: { error in
+            "\(error)".contains("PostgreSQL is unreachable")
+        }
+    }
+}
+
+/// A PostgreSQL server of a test's own (scripts/throwaway-postgres), removed afterwards.
+final class ThrowawayPostgres {
+    let directory = TemporaryDirectory("postgres")
+    private(set) var url = ""
+
+    init() throws { try start() }
+
+    func start() throws {
+        try run("start")
+        url = try String(contentsOfFile: directory.path + "/url", encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    func stop() throws { try run("stop") }
+
+    /// Output goes nowhere: the server started inherits it, and a pipe would never end.
+    private func run(_ command: String) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/throwaway-postgres")
+        let process = Process()
+        process.executableURL = script
+        process.arguments = [command, directory.path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failed(command: command) }
+    }
+
+    struct Failed: Error { let command: String }
+
+    deinit { try? stop() }
+}

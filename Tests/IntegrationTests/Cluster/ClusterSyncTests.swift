@@ -1,0 +1,98 @@
+import Foundation
+import LifeSignalProtocol
+import Testing
+
+/// PROTOCOL §11 with real brokers on one PostgreSQL: a user's devices on different brokers get
+/// the same events, each once and in seq order, whichever broker the change was made on.
+@Suite("Cluster: devices on three brokers stay in sync", .serialized)
+struct ClusterSyncTests {
+    @Test func devicesOnDifferentBrokersSeeTheSameEventsInOrder() throws {
+        let cluster = try TestCluster(brokers: 3)
+        let ports = cluster.ports
+        let alice = try Person("Alice", port: ports[0])
+        try alice.addDevice("tablet", port: ports[1])
+        try alice.addDevice("watch", port: ports[2])
+        let bob = try Person("Bob", port: ports[2])
+        try bob.addDevice("laptop", port: ports[0])
+
+        alice.add(bob, responder: true, dependent: false)
+        _ = bob.ok(Op.pingSend, ["contactId": .string(alice.id)])
+        _ = alice.ok(Op.pingRespond, ["contactId": .string(bob.id)])
+        _ = alice.ok(Op.checkIn)
+        _ = alice.ok(Op.alertTrigger, ["message": "fell on the stairs"])
+        // From the tablet, on another broker than the phone.
+        #expect(alice.devices[1].request(Op.alertCancel)?.okFields != nil)
+        #expect(alice.devices[2].request(Op.profileUpdate, ["name": "Alice B"])?.okFields != nil)
+
+        let aliceHead = try cluster.head(of: alice.id)
+        let bobHead = try cluster.head(of: bob.id)
+        let aliceSeen = alice.devices.map { $0.events(through: aliceHead) }
+        let bobSeen = bob.devices.map { $0.events(through: bobHead) }
+        for seen in aliceSeen + bobSeen {
+            #expect(seen.isGapless, "seqs \(seen.map(\.seq))")
+        }
+        #expect(aliceSeen.allSatisfy { $0.last?.seq == aliceHead })
+        #expect(bobSeen.allSatisfy { $0.last?.seq == bobHead })
+        // Every device of a user holds the same events for the seqs they all saw.
+        #expect(Set(aliceSeen.map(\.signature)).count == 1, "\(aliceSeen.map(\.signature))")
+        #expect(Set(bobSeen.map(\.signature)).count == 1)
+
+        let toBob = bobSeen[0].notifications.compactMap { $0["type"]?.stringValue }
+        #expect(toBob == ["added", "pingResponse", "alert", "alertCancelled"])
+        let bobsView = bobSeen[1].named(EventName.contactUpdated).last?.contact
+        #expect(bobsView?["name"]?.stringValue == "Alice B")
+        #expect(bobsView?["alert"] == nil || bobsView?["alert"] == .null)
+    }
+
+    @Test func helloNamesTheBrokerAndAnEitherBrokerCatchUpResumes() throws {
+        let cluster = try TestCluster(brokers: 2)
+        let alice = try Person("Alice", port: cluster.ports[0])
+        let resumeFrom: Int64
+        do {
+            let first = try RawConnection(port: cluster.ports[1])
+            let hello = first.hello(alice.credential, device: "tablet")?.okFields
+            #expect(hello?["broker"]?.stringValue == "cluster-1")
+            resumeFrom = hello?["lastSeq"]?.intValue ?? -1
+            _ = first.next()  // its snapshot
+        }
+
+        for name in ["A1", "A2", "A3"] { _ = alice.ok(Op.profileUpdate, ["name": .string(name)]) }
+        // The tablet comes back on the other broker and gets exactly what it missed.
+        let again = try RawConnection(port: cluster.ports[0])
+        #expect(again.hello(alice.credential, device: "tablet", resume: resumeFrom)?.okFields?["broker"]?.stringValue
+            == "cluster-0")
+        let missed = again.events(through: try cluster.head(of: alice.id))
+        #expect(missed.map(\.seq) == [resumeFrom + 1, resumeFrom + 2, resumeFrom + 3])
+        #expect(missed.compactMap { $0.data["user"]?.objectValue?["name"]?.stringValue } == ["A1", "A2", "A3"])
+    }
+}
+
+extension TestCluster {
+    /// The user's head seq as PostgreSQL has it.
+    func head(of userID: String) throws -> Int64 {
+        Int64(try sql("SELECT seq FROM users WHERE id = '\(userID)'").first ?? "") ?? -1
+    }
+}
+
+extension RawConnection {
+    /// The events this device is sent until one has seq `head` (or 20 s pass: a bound against a
+    /// hang, not a timing assertion), in the order they came.
+    func events(through head: Int64) -> [ReceivedEvent] {
+        var events: [ReceivedEvent] = []
+        let deadline = ContinuousClock.now + .seconds(20)
+        while (events.last?.seq ?? .min) < head, ContinuousClock.now < deadline {
+            if case .event(let seq, let name, let data)? = next(timeout: .seconds(1)) {
+                events.append(ReceivedEvent(seq: seq, name: name, data: data.objectValue ?? [:]))
+            }
+        }
+        return events
+    }
+}
+
+extension Array where Element == ReceivedEvent {
+    /// Each seq one more than the one before.
+    var isGapless: Bool { zip(self, dropFirst()).allSatisfy { $1.seq == $0.seq + 1 } }
+
+    /// Seqs and names, to compare what two devices were sent.
+    var signature: String { map { "\($0.seq) \($0.name)" }.joined(separator: "; ") }
+}
