@@ -56,6 +56,66 @@ struct SafetyViewTests {
         }
     }
 
+    /// The deadline passes while Dan has no role: he is not told (§5), but once he is Carol's
+    /// responder again every view he is given shows her as she is, non-responsive, with her current
+    /// deadline: the event of the role change, `contacts.list`, a new device's snapshot, and the same
+    /// from the store after a restart.
+    @Test func aResponderGivenTheRoleBackSeesTheMissedCheckInMadeWithoutIt() throws {
+        let shortIntervals = try BrokerProcess(arguments: ["--min-check-in-interval-sec", "1"])
+        let carol = try Person("Carol", port: shortIntervals.port)
+        let dan = try Person("Dan", port: shortIntervals.port)
+        carol.add(dan, responder: true, dependent: false)
+        func setDansRole(responder: Bool) {
+            _ = carol.ok(Op.contactsSetRoles, ["contactId": .string(dan.id), "isResponder": .bool(responder),
+                                               "isDependent": false])
+        }
+        setDansRole(responder: false)
+        _ = carol.ok(Op.profileUpdate, ["checkInIntervalSec": 1])
+        let checkedIn = try #require(carol.ok(Op.checkIn)["user"]?.objectValue)
+        #expect(checkedIn.bool(at: "isNonResponsive") == false)
+
+        // Her own document, polled (an empty profile.update changes nothing and answers with it),
+        // until the broker has fired the missed deadline. Bounded: a deadline that never fires fails.
+        var missed: JSONObject?
+        let pollUntil = ContinuousClock.now + .seconds(15)
+        while ContinuousClock.now < pollUntil {
+            let user = carol.ok(Op.profileUpdate)["user"]?.objectValue
+            if user?.bool(at: "isNonResponsive") == true { missed = user; break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        let current = try #require(missed, "Carol's missed check-in never fired")
+        let deadline = try #require(current.int(at: "checkInDeadline"))
+        #expect(current.int(at: "lastCheckInAt") == checkedIn.int(at: "lastCheckInAt"))
+        _ = dan.settle()
+
+        setDansRole(responder: true)
+        // Dan's view of Carol as `contacts.list` gives it and as a new device's snapshot has it.
+        func dansViews(device: String) throws -> [(source: String, view: JSONObject?)] {
+            let connection = try RawConnection(port: shortIntervals.port)
+            defer { _ = connection.request(Op.bye) }
+            guard connection.hello(dan.credential, device: device)?.okFields != nil,
+                  case .snapshot(let snapshot)? = connection.next()
+            else { throw RawConnection.SetupFailed() }
+            let listed = connection.request(Op.contactsList)?.okFields?["contacts"]?.arrayValue?
+                .compactMap(\.objectValue).first { $0.string(at: "id") == carol.id }
+            return [("contacts.list", listed),
+                    ("snapshot", snapshot.contacts.first { $0.id == carol.id }?.json.objectValue)]
+        }
+        let live = dan.phone.settle().named(EventName.contactUpdated).last?.contact
+        let views = try [("contact.updated", live)] + dansViews(device: "tablet")
+        try shortIntervals.restart()
+        let afterRestart = try dansViews(device: "laptop").map { ("\($0.source) after a restart", $0.view) }
+        // Her own document is still the one the views must show.
+        let carolAfterRestart = try carol.observedSnapshot().user
+        #expect(carolAfterRestart.isNonResponsive && carolAfterRestart.checkInDeadline == deadline)
+        for (source, view) in views + afterRestart {
+            #expect(view?.bool(at: "isDependent") == true, "\(source)")
+            #expect(view?.bool(at: "isNonResponsive") == true, "\(source)")
+            #expect(view?.int(at: "checkInDeadline") == deadline, "\(source)")
+            #expect(view?.int(at: "lastCheckInAt") == current.int(at: "lastCheckInAt"), "\(source)")
+        }
+    }
+
     @Test func theAlertsMessageReachesResponders() throws {
         let alertID = try #require(alice.ok(Op.alertTrigger, ["message": "fell on the stairs"])["alertId"]?.stringValue)
         let raised = bob.phone.settle()
