@@ -3,7 +3,7 @@ import LifeSignalBroker
 /// The pushes `lsbroker pushes` shows: all of them, or those of some users (several when
 /// `--user` names several), in the order they were recorded.
 struct PushQuery {
-    let log: PushLog
+    let log: any PushRecords
     /// nil: every user's.
     var userIDs: [String]?
 

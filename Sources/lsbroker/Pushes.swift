@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LifeSignalBroker
 import LifeSignalProtocol
+import Logging
 
 /// `lsbroker pushes`: the pushes the broker has recorded (PROTOCOL §7), read from its store.
 /// Read-only, so it may run while the broker does.
@@ -22,6 +23,10 @@ struct Pushes: ParsableCommand {
         name: .customLong("data-dir"),
         help: .setting("Directory of the SQLite store.", env: "DATA_DIR", default: Serve.defaults.dataDirectory))
     var dataDirectory: String?
+    @Option(help: .setting(
+        "Read a cluster's pushes from this PostgreSQL instead of the data directory.", env: "POSTGRES",
+        default: "the embedded store in --data-dir"))
+    var postgres: String?
     @Option(help: "Only the pushes of this user: an id, or a name (any case; all users of that name).")
     var user: String?
     @Option(help: "Only the newest N (before following).")
@@ -39,11 +44,19 @@ struct Pushes: ParsableCommand {
     }
 
     func run() throws {
-        let directory = try Environment(ProcessInfo.processInfo.environment)
-            .resolve(dataDirectory, "DATA_DIR", Serve.defaults.dataDirectory)
-        var query = PushQuery(log: try PushLog(directory: directory))
-        let users = try UserDirectory(directory: directory)
-        if let user { query.userIDs = try Self.resolve(user, in: users, store: directory) }
+        let environment = Environment(ProcessInfo.processInfo.environment)
+        let records: any PushRecords
+        let users: any UserNames
+        let store: String
+        if let url = try environment.resolve(postgres, "POSTGRES") {
+            let cluster = try ClusterPushLog(url: url, logger: Logger(label: "lsbroker-pushes"))
+            (records, users, store) = (cluster, cluster, "the cluster's PostgreSQL")
+        } else {
+            let directory = try environment.resolve(dataDirectory, "DATA_DIR", Serve.defaults.dataDirectory)
+            (records, users, store) = (try PushLog(directory: directory), try UserDirectory(directory: directory), directory)
+        }
+        var query = PushQuery(log: records)
+        if let user { query.userIDs = try Self.resolve(user, in: users, store: store) }
         // Installed before the first read, so that a signal during it still ends the follow.
         if follow { StopSignals.install() }
         var lastPosition = try write(try query.latest(limit: limit), users: users) ?? 0
@@ -56,7 +69,7 @@ struct Pushes: ParsableCommand {
     }
 
     /// The ids `--user` means; several users of one name are all meant, and listed on stderr.
-    private static func resolve(_ query: String, in users: UserDirectory, store: String) throws -> [String] {
+    private static func resolve(_ query: String, in users: any UserNames, store: String) throws -> [String] {
         let matches = try users.users(matching: query)
         guard !matches.isEmpty else {
             throw CommandFailure(code: "not_found", message: "no user has the id or name '\(query)' in \(store)")
@@ -71,7 +84,7 @@ struct Pushes: ParsableCommand {
     }
 
     /// Prints `entries` and returns the last one's position.
-    private func write(_ entries: [PushLog.Entry], users: UserDirectory) throws -> Int64? {
+    private func write(_ entries: [PushLog.Entry], users: any UserNames) throws -> Int64? {
         guard let last = entries.last else { return nil }
         var text = ""
         for entry in entries {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifeSignalBroker
+import LifeSignalPostgres
 import Logging
 
 /// `lsbroker serve`: every option also reads `LSBROKER_<NAME>` from the environment, and falls back
@@ -119,6 +120,9 @@ struct Serve: ParsableCommand {
         config.maxConnections = try environment.resolve(maxConnections, "MAX_CONNECTIONS")
         config.brokerID = try environment.resolve(brokerId, "BROKER_ID")
         config.postgresURL = try environment.resolve(postgres, "POSTGRES")
+        if let url = config.postgresURL {
+            do { _ = try PostgresURL(parsing: url) } catch { throw ValidationError("\(error)") }
+        }
         config.maxContacts = try environment.resolve(maxContacts, "MAX_CONTACTS", config.maxContacts)
         config.maxStoredDevices = try environment.resolve(maxStoredDevices, "MAX_STORED_DEVICES", config.maxStoredDevices)
         config.notificationHistory = try environment.resolve(

@@ -96,3 +96,27 @@ extension Array where Element == ReceivedEvent {
     /// Seqs and names, to compare what two devices were sent.
     var signature: String { map { "\($0.seq) \($0.name)" }.joined(separator: "; ") }
 }
+
+/// Pushes in a cluster (§7): each notification is pushed once to each device with a token that is
+/// online on no live broker, and `lsbroker pushes --postgres` shows them.
+@Suite("Cluster: pushes to offline devices")
+struct ClusterPushTests {
+    @Test func aDeviceOfflineEverywhereIsPushedOnceAndPushesListsIt() throws {
+        let cluster = try TestCluster(brokers: 2)
+        let alice = try Person("Alice", port: cluster.ports[0])
+        let bob = try Person("Bob", port: cluster.ports[1], devices: 2)
+        alice.add(bob, responder: true, dependent: false)
+        #expect(bob.devices[1].request(Op.deviceRegister, ["token": "fcm-bob-tablet", "platform": "ios"])?.okFields != nil)
+        #expect(bob.devices[0].request(Op.deviceRegister, ["token": "fcm-bob-phone", "platform": "ios"])?.okFields != nil)
+        bob.takeOffline(bob.devices[1], named: "device-1")
+
+        _ = alice.ok(Op.alertTrigger, ["message": "fell on the stairs"])
+        let pushes = try RecordedPushes.run(cluster.brokers[0], ["--json", "--postgres", cluster.databaseURL, "--user", "bob"],
+                                            dataDirectoryOption: false)
+            .split(separator: "\n").compactMap { try? JSONValue.parse(Array($0.utf8)).objectValue }
+        #expect(pushes.count == 1)
+        #expect(pushes.first?["deviceId"]?.stringValue == "device-1")
+        #expect(pushes.first?["userName"]?.stringValue == "Bob")
+        #expect(pushes.first?.fcm?["data"]?.objectValue?["alertMessage"]?.stringValue == "fell on the stairs")
+    }
+}
