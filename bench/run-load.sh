@@ -11,10 +11,14 @@
 # LIFESIGNAL_BENCH_NO_RECORD=1 prints the result without appending it.
 # LIFESIGNAL_BENCH_FLOOD=<n> first holds n connections that never say hello (`lsclient load flood`,
 # 10,000 per process) and runs the scenario while they are held (bench/flood-served.sh).
+# LIFESIGNAL_BENCH_CLUSTER=<n> runs n brokers on a throwaway PostgreSQL instead of one on SQLite
+# (deploy/local-cluster), spreads the devices over them and adds their CPU and PostgreSQL's
+# (bench/cluster.sh).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
 heading=$1
+(( ${LIFESIGNAL_BENCH_CLUSTER:-0} > 0 )) && heading="cluster of ${LIFESIGNAL_BENCH_CLUSTER} brokers on PostgreSQL, $heading"
 invocation=$2
 scenario=$3
 shift 3
@@ -38,7 +42,9 @@ broker_pid=""
 flood_pids=()
 cleanup() {
     for pid in "${flood_pids[@]}"; do kill -KILL "$pid" 2>/dev/null || true; done
-    if [[ -n "$broker_pid" ]] && kill -0 "$broker_pid" 2>/dev/null; then
+    if (( ${LIFESIGNAL_BENCH_CLUSTER:-0} > 0 )) && [[ -n "$broker_pid" ]]; then
+        deploy/local-cluster stop "$data_dir" >/dev/null 2>&1 || true
+    elif [[ -n "$broker_pid" ]] && kill -0 "$broker_pid" 2>/dev/null; then
         kill -TERM "$broker_pid" 2>/dev/null || true
         wait "$broker_pid" 2>/dev/null || true
     fi
@@ -63,19 +69,53 @@ fi
 # work and not its limiter (a script may set them otherwise: hostile.sh keeps the request rate on).
 # (A broker without those limits ignores the variables.)
 export LSBROKER_REQUEST_RATE=${LSBROKER_REQUEST_RATE:-0} LSBROKER_REGISTER_RATE=${LSBROKER_REGISTER_RATE:-0}
-"$bin/lsbroker" serve --port 0 --data-dir "$data_dir" --log-level info 2>"$broker_log" >/dev/null &
-broker_pid=$!
-port=""
-for _ in $(seq 100); do
-    port=$(grep -o 'lifesignal.port=[0-9]*' "$broker_log" | head -n 1 | cut -d= -f2 || true)
-    [[ -n "$port" ]] && break
-    kill -0 "$broker_pid" 2>/dev/null || break
-    sleep 0.1
-done
-if [[ -z "$port" ]]; then
-    echo "error: lsbroker did not start:" >&2
-    cat "$broker_log" >&2
-    exit 1
+cluster=${LIFESIGNAL_BENCH_CLUSTER:-0}
+if (( cluster > 0 )); then
+    # N brokers on a throwaway PostgreSQL (deploy/local-cluster); the devices spread over them.
+    chmod 755 "$data_dir"
+    LSBROKER="$bin/lsbroker" deploy/local-cluster start "$data_dir" "$cluster" >"$data_dir/addresses"
+    brokers=$(sed -n 's/^LSCLIENT_BROKER=//p' "$data_dir/addresses")
+    broker_pid=$(cat "$data_dir/broker-0.pid")
+    port=${brokers%%,*}; port=${port##*:}
+    broker_log="$data_dir/broker-0.log"
+else
+    "$bin/lsbroker" serve --port 0 --data-dir "$data_dir" --log-level info 2>"$broker_log" >/dev/null &
+    broker_pid=$!
+    port=""
+    for _ in $(seq 100); do
+        port=$(grep -o 'lifesignal.port=[0-9]*' "$broker_log" | head -n 1 | cut -d= -f2 || true)
+        [[ -n "$port" ]] && break
+        kill -0 "$broker_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if [[ -z "$port" ]]; then
+        echo "error: lsbroker did not start:" >&2
+        cat "$broker_log" >&2
+        exit 1
+    fi
+    brokers="127.0.0.1:$port"
+fi
+
+# CPU seconds (user + system) a set of processes has used so far.
+cpu_seconds() {
+    local total=0 pid fields
+    for pid in "$@"; do
+        fields=$(sed 's/.*) //' "/proc/$pid/stat" 2>/dev/null) || continue
+        total=$(( total + $(echo "$fields" | awk '{ print $12 + $13 }') ))
+    done
+    awk -v t="$total" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }'
+}
+cluster_broker_pids() { cat "$data_dir"/broker-*.pid; }
+postgres_pids() {
+    local postmaster
+    postmaster=$(head -n 1 "$data_dir/pg/data/postmaster.pid")
+    echo "$postmaster"
+    ps --ppid "$postmaster" -o pid= 2>/dev/null
+}
+if (( cluster > 0 )); then
+    brokers_cpu_before=$(cpu_seconds $(cluster_broker_pids))
+    postgres_cpu_before=$(cpu_seconds $(postgres_pids))
+    run_started=$(date +%s.%N)
 fi
 
 flood=${LIFESIGNAL_BENCH_FLOOD:-0}
@@ -101,9 +141,22 @@ if (( flood > 0 )); then
     echo "flood: $flood_note" >&2
 fi
 
-command=("$bin/lsclient" load "$scenario" --broker "127.0.0.1:$port" --broker-pid "$broker_pid" "${arguments[@]}")
+command=("$bin/lsclient" load "$scenario" --broker "$brokers" --broker-pid "$broker_pid" "${arguments[@]}")
 echo "+ ${command[*]}" >&2
 "${command[@]}" >"$result"
+if (( cluster > 0 )); then
+    # Over the whole lsclient run, set-up included (the window's figures above are broker 0's).
+    seconds=$(awk -v a="$run_started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
+    brokers_cpu=$(awk -v a="$brokers_cpu_before" -v b="$(cpu_seconds $(cluster_broker_pids))" 'BEGIN { printf "%.1f", b - a }')
+    postgres_cpu=$(awk -v a="$postgres_cpu_before" -v b="$(cpu_seconds $(postgres_pids))" 'BEGIN { printf "%.1f", b - a }')
+    {
+        echo
+        echo "| cluster, whole run ($seconds s, set-up included) | CPU seconds | share of one core |"
+        echo "|---|---|---|"
+        echo "| $cluster brokers | $brokers_cpu | $(awk -v c="$brokers_cpu" -v s="$seconds" 'BEGIN { printf "%.0f%%", 100 * c / s }') |"
+        echo "| PostgreSQL (all its processes) | $postgres_cpu | $(awk -v c="$postgres_cpu" -v s="$seconds" 'BEGIN { printf "%.0f%%", 100 * c / s }') |"
+    } >>"$result"
+fi
 
 if (( flood > 0 )); then
     for pid in "${flood_pids[@]}"; do kill -INT "$pid" 2>/dev/null || true; done
@@ -125,9 +178,13 @@ fi
 cat "$result"
 
 recorded_pid=$broker_pid
-kill -TERM "$broker_pid"
 broker_status=0
-wait "$broker_pid" || broker_status=$?
+if (( cluster > 0 )); then
+    deploy/local-cluster stop "$data_dir" || broker_status=$?
+else
+    kill -TERM "$broker_pid"
+    wait "$broker_pid" || broker_status=$?
+fi
 broker_pid=""
 if [[ $broker_status -ne 0 ]]; then
     echo "warning: lsbroker exited with status $broker_status:" >&2
@@ -153,8 +210,12 @@ cpu=$(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
     echo "- machine: $(nproc) cores ($cpu), $memory RAM, Linux $(uname -r); CPUs ${busy_before}% busy just before the run"
     echo "- code: commit $commit; $build_note"
     echo "- run: \`$invocation\`, which ran"
-    echo "  \`$(env | grep '^LSBROKER_' | sort | tr '\n' ' ')lsbroker serve --port 0 --data-dir \$(mktemp -d)\` and"
-    echo "  \`lsclient load $scenario --broker 127.0.0.1:$port --broker-pid $recorded_pid ${arguments[*]}\`"
+    if (( cluster > 0 )); then
+        echo "  \`$(env | grep '^LSBROKER_' | sort | tr '\n' ' ')deploy/local-cluster start \$(mktemp -d) $cluster\` (a throwaway PostgreSQL and $cluster brokers) and"
+    else
+        echo "  \`$(env | grep '^LSBROKER_' | sort | tr '\n' ' ')lsbroker serve --port 0 --data-dir \$(mktemp -d)\` and"
+    fi
+    echo "  \`lsclient load $scenario --broker $brokers --broker-pid $recorded_pid ${arguments[*]}\`"
     [[ -n "$flood_note" ]] && echo "  $flood_note"
     echo
     cat "$result"

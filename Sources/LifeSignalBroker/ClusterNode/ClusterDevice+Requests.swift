@@ -12,16 +12,9 @@ extension ClusterDevice {
     }
 
     private func handle(_ request: Request, from connection: ClientConnection) throws(ProtocolError) {
+        guard !connection.answerSessionRequest(request) else { return }
         let minimumInterval = node.configuration.minCheckInIntervalSec
         switch request.op {
-        case Op.keepalive:
-            connection.respond(rid: request.rid, serverTime: WallClock.nowMs())
-        case Op.bye:
-            connection.respond(rid: request.rid, closeAfter: true)
-        case Op.hello:
-            throw .badRequest("this connection has already said hello")
-        case Op.register:
-            node.broker?.assumeIsolated { $0.register(request, from: connection) }
         case Op.profileUpdate:
             step(request, on: connection, involving: { Set($0.contacts.keys) }) { (step, userID) throws(ProtocolError) in
                 try ProfileRules.update(by: userID, request, minCheckInIntervalSec: minimumInterval, in: &step)

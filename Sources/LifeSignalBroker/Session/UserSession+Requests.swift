@@ -3,15 +3,8 @@ import LifeSignalProtocol
 extension UserSession {
     /// Entry point for every request of an authenticated device (PROTOCOL §3, §5).
     func handle(_ request: Request, from connection: ClientConnection) {
+        guard !connection.answerSessionRequest(request) else { return }
         switch request.op {
-        case Op.keepalive:
-            connection.respond(rid: request.rid, serverTime: WallClock.nowMs())
-        case Op.bye:
-            connection.respond(rid: request.rid, closeAfter: true)
-        case Op.hello:
-            connection.respond(error: .badRequest("this connection has already said hello"), rid: request.rid)
-        case Op.register:
-            broker.assumeIsolated { $0.register(request, from: connection) }
         case Op.profileUpdate:
             updateProfile(request, from: connection)
         case Op.qrRotate:

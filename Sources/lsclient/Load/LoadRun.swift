@@ -82,7 +82,8 @@ final class LoadRun: LoadDeviceDelegate {
         devices = (0..<settings.devices).map { index in
             let number = settings.deviceOffset + index
             return LoadDevice(
-                index: index, deviceID: "load-\(number)", loop: loop, broker: settings.broker,
+                index: index, deviceID: "load-\(number)", loop: loop,
+                broker: settings.brokers[number % settings.brokers.count],
                 sourceAddress: source.address(for: number), delegate: self)
         }
         progressTimer = try Timer(loop: loop)
@@ -211,7 +212,7 @@ final class LoadRun: LoadDeviceDelegate {
             + (wasInterrupted ? " (interrupted: the window is shorter than asked)" : ""))
         progress.finish()
         report = LoadReport(
-            scenario: scenario.name, brokerAddress: settings.broker.description, devices: devices.count,
+            scenario: scenario.name, brokerAddress: settings.brokers.map(\.description).joined(separator: ","), devices: devices.count,
             parameters: scenario.parameters, setupSeconds: setupSeconds, warmupSeconds: warmupSeconds,
             measuredSeconds: Double(endNs - measureStartNs) / 1e9, responses: stats.responses,
             latency: stats.responses > 0 ? LoadReport.Latency(stats.latencyUs) : nil, errors: stats.errors,

@@ -1,7 +1,9 @@
 import LifeSignalClient
 /// What every scenario's run needs, resolved from the command line.
 struct LoadSettings {
-    var broker: Endpoint
+    /// The brokers; device number k connects to brokers[k % count] (a cluster's, or one).
+    var brokers: [Endpoint]
+    var broker: Endpoint { brokers[0] }
     var devices: Int
     var durationSeconds: Double
     var warmupSeconds: Double

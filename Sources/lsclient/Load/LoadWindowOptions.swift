@@ -39,7 +39,7 @@ struct LoadWindowOptions: ParsableArguments {
 
     func settings(_ globals: GlobalOptions, devices: Int) throws(CLIError) -> LoadSettings {
         LoadSettings(
-            broker: try globals.brokerAddress(profile: nil), devices: devices, durationSeconds: duration,
+            brokers: try globals.brokerEndpoints(profile: nil), devices: devices, durationSeconds: duration,
             warmupSeconds: warmup, setupConcurrency: setupConcurrency, setupTimeoutSeconds: setupTimeout,
             brokerPID: brokerPID, deviceOffset: deviceOffset)
     }

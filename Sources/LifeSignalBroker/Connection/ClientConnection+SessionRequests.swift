@@ -1,0 +1,21 @@
+import LifeSignalProtocol
+
+extension ClientConnection {
+    /// `keepalive`, `bye`, a second `hello` and `register` (§3): answered alike whichever executor
+    /// serves the device. True when `request` was one of them.
+    func answerSessionRequest(_ request: Request) -> Bool {
+        switch request.op {
+        case Op.keepalive:
+            respond(rid: request.rid, serverTime: WallClock.nowMs())
+        case Op.bye:
+            respond(rid: request.rid, closeAfter: true)
+        case Op.hello:
+            respond(error: .badRequest("this connection has already said hello"), rid: request.rid)
+        case Op.register:
+            broker.assumeIsolated { $0.register(request, from: self) }
+        default:
+            return false
+        }
+        return true
+    }
+}
