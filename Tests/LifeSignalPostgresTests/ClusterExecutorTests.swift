@@ -37,14 +37,14 @@ import Testing
         try await withCluster(brokers: 2) { brokers in
             let (a, b) = (brokers[0], brokers[1])
             try await register(["Alice", "Bob"], on: a)
-            let added = try await a.perform(as: "u_Alice", involving: { _ in ["u_Bob"] }, now: 1_000) { step throws(ProtocolError) in
+            let added = try await a.perform(as: "u_Alice", involving: .named(["u_Bob"]), now: 1_000) { step throws(ProtocolError) in
                 try ContactRules.add("u_Bob", by: "u_Alice", qrCode: "qr_Bob", isResponder: false, isDependent: true,
                                      maxContacts: 0, in: &step)
             }
-            let pinged = try await b.perform(as: "u_Alice", involving: { _ in ["u_Bob"] }, now: 2_000) { step throws(ProtocolError) in
+            let pinged = try await b.perform(as: "u_Alice", involving: .named(["u_Bob"]), now: 2_000) { step throws(ProtocolError) in
                 try PingRules.send(to: "u_Bob", by: "u_Alice", in: &step)
             }
-            _ = try await a.perform(as: "u_Bob", involving: { _ in ["u_Alice"] }, now: 3_000) { step throws(ProtocolError) in
+            _ = try await a.perform(as: "u_Bob", involving: .named(["u_Alice"]), now: 3_000) { step throws(ProtocolError) in
                 try PingRules.respond(to: "u_Alice", by: "u_Bob", in: &step)
             }
             for user in ["u_Alice", "u_Bob"] {
@@ -64,7 +64,7 @@ import Testing
         try await withCluster(brokers: 1) { brokers in
             try await register(["Alice", "Bob"], on: brokers[0])
             await #expect(throws: ProtocolError.notFound("no such contact")) {
-                _ = try await brokers[0].perform(as: "u_Alice", involving: { _ in ["u_Bob"] }, now: 1) { step throws(ProtocolError) in
+                _ = try await brokers[0].perform(as: "u_Alice", involving: .named(["u_Bob"]), now: 1) { step throws(ProtocolError) in
                     try PingRules.send(to: "u_Bob", by: "u_Alice", in: &step)
                 }
             }
@@ -117,32 +117,32 @@ import Testing
         do {
             switch kind {
             case 0, 1:
-                _ = try await broker.perform(as: me, involving: { _ in [them] }, now: now) { step throws(ProtocolError) in
+                _ = try await broker.perform(as: me, involving: .named([them]), now: now) { step throws(ProtocolError) in
                     try ContactRules.add(them, by: me, qrCode: "qr_" + them.dropFirst(2), isResponder: flags.0,
                                          isDependent: flags.1, maxContacts: 0, in: &step)
                 }
             case 2:
-                _ = try await broker.perform(as: me, involving: { _ in [them] }, now: now) { step throws(ProtocolError) in
+                _ = try await broker.perform(as: me, involving: .named([them]), now: now) { step throws(ProtocolError) in
                     try ContactRules.remove(them, by: me, in: &step)
                 }
             case 3:
-                _ = try await broker.perform(as: me, involving: { _ in [them] }, now: now) { step throws(ProtocolError) in
+                _ = try await broker.perform(as: me, involving: .named([them]), now: now) { step throws(ProtocolError) in
                     try ContactRules.setRoles(of: them, by: me, isResponder: flags.0, isDependent: flags.1, in: &step)
                 }
             case 4:
-                _ = try await broker.perform(as: me, involving: { _ in [them] }, now: now) { step throws(ProtocolError) in
+                _ = try await broker.perform(as: me, involving: .named([them]), now: now) { step throws(ProtocolError) in
                     try PingRules.send(to: them, by: me, in: &step)
                 }
             case 5:
-                _ = try await broker.perform(as: me, involving: { $0.responderIDs }, now: now) { step throws(ProtocolError) in
+                _ = try await broker.perform(as: me, involving: .responders, now: now) { step throws(ProtocolError) in
                     try SafetyRules.checkIn(by: me, in: &step)
                 }
             case 6:
-                _ = try await broker.perform(as: me, involving: { $0.responderIDs }, now: now) { step throws(ProtocolError) in
+                _ = try await broker.perform(as: me, involving: .responders, now: now) { step throws(ProtocolError) in
                     try SafetyRules.triggerAlert(by: me, message: "help", in: &step)
                 }
             default:
-                _ = try await broker.perform(as: me, involving: { Set($0.contacts.keys) }, now: now) { step throws(ProtocolError) in
+                _ = try await broker.perform(as: me, involving: .allContacts, now: now) { step throws(ProtocolError) in
                     try ProfileRules.update(by: me, Request(op: Op.profileUpdate, fields: ["name": .string("N\(now)")]),
                                             minCheckInIntervalSec: 60, in: &step)
                 }
@@ -156,11 +156,11 @@ import Testing
     @Test func aDeadlineFiresOnceWhileBrokersRace() async throws {
         try await withCluster(brokers: 3) { brokers in
             try await register(["Alice", "Bob"], on: brokers[0])
-            _ = try await brokers[0].perform(as: "u_Alice", involving: { _ in ["u_Bob"] }, now: 0) { step throws(ProtocolError) in
+            _ = try await brokers[0].perform(as: "u_Alice", involving: .named(["u_Bob"]), now: 0) { step throws(ProtocolError) in
                 try ContactRules.add("u_Bob", by: "u_Alice", qrCode: "qr_Bob", isResponder: false, isDependent: true,
                                      maxContacts: 0, in: &step)
             }
-            _ = try await brokers[1].perform(as: "u_Bob", involving: { $0.responderIDs }, now: 1_000) { step throws(ProtocolError) in
+            _ = try await brokers[1].perform(as: "u_Bob", involving: .responders, now: 1_000) { step throws(ProtocolError) in
                 try SafetyRules.checkIn(by: "u_Bob", in: &step)
             }
             let late = 1_000 + Self.interval * 1_000 + 1

@@ -26,11 +26,11 @@ import Testing
             try await database.migrate()
             let executor = ClusterExecutor(database: database, logger: TestDatabase.logger, eventRetention: 5)
             try await cluster.register(["Alice", "Bob"], on: executor)
-            _ = try await executor.perform(as: "u_Alice", involving: { _ in ["u_Bob"] }, now: 1) { step throws(ProtocolError) in
+            _ = try await executor.perform(as: "u_Alice", involving: .named(["u_Bob"]), now: 1) { step throws(ProtocolError) in
                 try ContactRules.add("u_Bob", by: "u_Alice", qrCode: "qr_Bob", isResponder: false, isDependent: true,
                                      maxContacts: 0, in: &step)
             }
-            _ = try await executor.perform(as: "u_Bob", involving: { $0.responderIDs }, now: 2) { step throws(ProtocolError) in
+            _ = try await executor.perform(as: "u_Bob", involving: .responders, now: 2) { step throws(ProtocolError) in
                 try SafetyRules.checkIn(by: "u_Bob", in: &step)
             }
             // Alice has seqs 1...3 (contact.updated, notification.added, then Bob's check-in shown).
@@ -63,7 +63,7 @@ import Testing
         try await cluster.withCluster(brokers: 2) { brokers in
             let (a, b) = (brokers[0], brokers[1])
             try await cluster.register(["Alice", "Bob"], on: a)
-            _ = try await a.perform(as: "u_Alice", involving: { _ in ["u_Bob"] }, now: 1) { step throws(ProtocolError) in
+            _ = try await a.perform(as: "u_Alice", involving: .named(["u_Bob"]), now: 1) { step throws(ProtocolError) in
                 try ContactRules.add("u_Bob", by: "u_Alice", qrCode: "qr_Bob", isResponder: false, isDependent: true,
                                      maxContacts: 0, in: &step)
             }
@@ -71,7 +71,7 @@ import Testing
             try await b.database.client.query(
                 "UPDATE devices SET push_token = 'token-phone' WHERE user_id = 'u_Bob'", logger: TestDatabase.logger).drain()
             let ping = { @Sendable (executor: ClusterExecutor, now: Int64) in
-                try await executor.perform(as: "u_Alice", involving: { _ in ["u_Bob"] }, now: now) { step throws(ProtocolError) in
+                try await executor.perform(as: "u_Alice", involving: .named(["u_Bob"]), now: now) { step throws(ProtocolError) in
                     try PingRules.send(to: "u_Bob", by: "u_Alice", in: &step)
                 }.pushes
             }

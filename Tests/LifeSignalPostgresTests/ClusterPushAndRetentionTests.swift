@@ -22,14 +22,14 @@ import Testing
 
     func aliceWatchesBob(on executor: ClusterExecutor) async throws {
         try await cluster.register(["Alice", "Bob"], on: executor)
-        _ = try await executor.perform(as: "u_Alice", involving: { _ in ["u_Bob"] }, now: 0) { step throws(ProtocolError) in
+        _ = try await executor.perform(as: "u_Alice", involving: .named(["u_Bob"]), now: 0) { step throws(ProtocolError) in
             try ContactRules.add("u_Bob", by: "u_Alice", qrCode: "qr_Bob", isResponder: false, isDependent: true,
                                  maxContacts: 0, in: &step)
         }
     }
 
     func ping(on executor: ClusterExecutor, at now: Int64) async throws -> ClusterExecutor.Commit<JSONObject> {
-        try await executor.perform(as: "u_Alice", involving: { _ in ["u_Bob"] }, now: now) { step throws(ProtocolError) in
+        try await executor.perform(as: "u_Alice", involving: .named(["u_Bob"]), now: now) { step throws(ProtocolError) in
             try PingRules.send(to: "u_Bob", by: "u_Alice", in: &step)
         }
     }

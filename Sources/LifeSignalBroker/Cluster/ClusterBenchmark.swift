@@ -44,7 +44,7 @@ public enum ClusterBenchmark {
                 try await executors[0].create(User(id: id, name: id, qrCode: "qr_" + id, createdAt: 0),
                                               tokenHash: Credentials.hash(token: id))
             }
-            _ = try await executors[0].perform(as: responder, involving: { _ in [dependent] }, now: 0) {
+            _ = try await executors[0].perform(as: responder, involving: .named([dependent]), now: 0) {
                 step throws(ProtocolError) in
                 try ContactRules.add(dependent, by: responder, qrCode: "qr_" + dependent, isResponder: false,
                                      isDependent: true, maxContacts: 0, in: &step)
@@ -63,7 +63,7 @@ public enum ClusterBenchmark {
                         let (responder, dependent) = pairIDs[next % pairIDs.count]
                         next += brokers * inFlight
                         let sent = ContinuousClock.now
-                        _ = try await executor.perform(as: responder, involving: { _ in [dependent] },
+                        _ = try await executor.perform(as: responder, involving: .named([dependent]),
                                                        now: Int64(Date().timeIntervalSince1970 * 1_000)) {
                             step throws(ProtocolError) in
                             try PingRules.send(to: dependent, by: responder, in: &step)

@@ -34,7 +34,7 @@ extension ClusterExecutor {
         } }
         var fired: [FiredDeadline] = []
         for (userID, deadline) in due {
-            let commit = try await perform(as: userID, involving: { $0.responderIDs }, now: now) { step throws(ProtocolError) in
+            let commit = try await perform(as: userID, involving: .responders, now: now) { step throws(ProtocolError) in
                 try SafetyRules.missedCheckIn(of: userID, deadline: deadline, in: &step)
             }
             fired.append(FiredDeadline(userID: userID, result: commit.result, events: commit.events, pushes: commit.pushes))

@@ -37,13 +37,10 @@ public struct ClusterExecutor: Sendable {
         public let pushes: [PushMessage]
     }
 
-    /// Who a request of the user, whose account is given, touches besides them.
-    public typealias Involving = @Sendable (Account) -> Set<String>
-
     /// Runs `rules` for a request of `userID` in one transaction. A `ProtocolError` from the rules
     /// rolls everything back and is thrown as it is.
     public func perform<Result: Sendable>(
-        as userID: String, involving: @escaping Involving = { _ in [] }, now: Int64,
+        as userID: String, involving: Involved = .nobody, now: Int64,
         _ rules: @escaping @Sendable (inout Step) throws(ProtocolError) -> Result
     ) async throws -> Commit<Result> {
         try await perform(as: userID, involving: involving, now: now, reading: { _, _ in }) {
@@ -54,7 +51,7 @@ public struct ClusterExecutor: Sendable {
     /// As above, with rows outside the accounts (a notification, say) read by `reading` under the
     /// same lock and handed to the rules.
     public func perform<Extra: Sendable, Result: Sendable>(
-        as userID: String, involving: @escaping Involving = { _ in [] }, now: Int64,
+        as userID: String, involving: Involved = .nobody, now: Int64,
         reading: @escaping @Sendable (PostgresConnection, Logger) async throws -> Extra,
         _ rules: @escaping @Sendable (inout Step, Extra) throws(ProtocolError) -> Result
     ) async throws -> Commit<Result> {
@@ -73,31 +70,34 @@ public struct ClusterExecutor: Sendable {
 
     private static let maxAttempts = 8
 
+    /// One step in one transaction: lock the head rows of everyone involved in ascending id order
+    /// (reading their documents in the same statement), read their contacts, run the rules, write
+    /// their effects. About eight round trips for a ping.
     private func attemptStep<Extra: Sendable, Result: Sendable>(
-        as userID: String, involving: @escaping Involving, now: Int64,
+        as userID: String, involving: Involved, now: Int64,
         reading: @escaping @Sendable (PostgresConnection, Logger) async throws -> Extra,
         _ rules: @escaping @Sendable (inout Step, Extra) throws(ProtocolError) -> Result
     ) async throws -> Commit<Result> {
         let (logger, limits) = (self.logger, (eventRetention, notificationHistory))
         return try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
-            // Who is involved follows from the user's own account, read once without a lock to
-            // know what to lock, and checked again under the lock.
-            guard let guess = try await ClusterRows.accounts([userID], on: connection, logger: logger).first else {
-                throw ProtocolError(.unauthenticated, "unknown user")
+            var ids: Set<String> = [userID]
+            if case .named(let named) = involving {
+                ids.formUnion(named)
+            } else if !involving.isNamed {
+                // Whom to lock follows from the user's own contacts, read once without a lock.
+                let contacts = try await ClusterRows.contacts(of: [userID], on: connection, logger: logger)
+                ids.formUnion(involving.ids(in: contacts[userID] ?? [:]))
             }
-            let ids = involving(guess).union([userID]).sorted()
-            try await connection.query(
-                "SELECT id FROM users WHERE id = ANY(\(ids)) ORDER BY id FOR UPDATE", logger: logger).drain()
-            let accounts = try await ClusterRows.accounts(ids, on: connection, logger: logger)
+            let (accounts, heads) = try await ClusterRows.lockedAccounts(ids.sorted(), on: connection, logger: logger)
             guard let actor = accounts.first(where: { $0.id == userID }) else {
                 throw ProtocolError(.unauthenticated, "unknown user")
             }
-            guard involving(actor).isSubset(of: Set(ids)) else { throw ClusterRetry.involvedChanged }
+            guard involving.ids(in: actor.contacts).isSubset(of: ids) else { throw ClusterRetry.involvedChanged }
             let extra = try await reading(connection, logger)
             var step = Step(now: now, accounts: accounts)
             let result = try rules(&step, extra)
-            let (events, pushes) = try await Self.write(step, eventRetention: limits.0, notificationHistory: limits.1,
-                                                        on: connection, logger: logger)
+            let (events, pushes) = try await Self.write(step, heads: heads, eventRetention: limits.0,
+                                                        notificationHistory: limits.1, on: connection, logger: logger)
             return Commit(result: result, events: events, pushes: pushes)
         } }
     }
@@ -112,14 +112,23 @@ public struct ClusterExecutor: Sendable {
         }
     }
 
-    /// Writes a step's effects in its transaction: the changes, the notifications with their
-    /// pushes, and each user's events with the next seqs of their head row (all of a user's in
-    /// one statement); then prunes what retention no longer keeps.
-    static func write(_ step: Step, eventRetention: Int, notificationHistory: Int, on connection: PostgresConnection,
-                      logger: Logger) async throws -> (events: [CommittedEvent], pushes: [PushMessage]) {
+    /// Writes a step's effects in its transaction: the changes (a run of contact rows in one
+    /// statement), the notifications with their pushes, and every user's events with the seqs
+    /// after their locked head, all in one statement; then prunes what retention no longer keeps.
+    static func write(_ step: Step, heads: [String: ClusterRows.Head], eventRetention: Int, notificationHistory: Int,
+                      on connection: PostgresConnection, logger: Logger) async throws
+        -> (events: [CommittedEvent], pushes: [PushMessage])
+    {
         var pending: [String: [(name: String, data: JSONValue)]] = [:]
         var pushes: [PushMessage] = []
+        var contactRows: [ContactRecord] = []
         for effect in step.effects {
+            if case .store(.upsertContact(let record)) = effect {
+                contactRows.append(record)
+                continue
+            }
+            try await ClusterRows.upsert(contactRows, on: connection, logger: logger)
+            contactRows = []
             switch effect {
             case .store(let change):
                 try await ClusterRows.apply(change, on: connection, logger: logger)
@@ -128,7 +137,7 @@ public struct ClusterExecutor: Sendable {
             case .notification(let userID, let notification):
                 let position = try await ClusterRows.insert(notification, for: userID, on: connection, logger: logger)
                 pending[userID, default: []].append((EventName.notificationAdded, ["notification": notification.json]))
-                let (devices, online) = try await ClusterRows.devices(of: userID, on: connection, logger: logger)
+                let (devices, online) = try await ClusterRows.pushableDevices(of: userID, on: connection, logger: logger)
                 for push in PushSelection.messages(
                     for: notification, userID: userID, devices: devices, isOnline: online.contains,
                     preferences: step.accounts[userID]?.user.preferences ?? Preferences()) {
@@ -141,20 +150,21 @@ public struct ClusterExecutor: Sendable {
                 }
             }
         }
+        try await ClusterRows.upsert(contactRows, on: connection, logger: logger)
         var committed: [CommittedEvent] = []
+        var newHeads: [String: Int64] = [:]
         for userID in pending.keys.sorted() {
-            let events = pending[userID]!
-            let first = try await ClusterRows.takeSeqs(events.count, of: userID, on: connection, logger: logger)
-            let frames = events.enumerated().map { offset, event in
-                Outbound.event(seq: first + Int64(offset), name: event.name, data: event.data)
+            guard let head = heads[userID] else { throw ProtocolError(.internal, "user \(userID) was not locked") }
+            for (offset, event) in pending[userID]!.enumerated() {
+                let seq = head.seq + 1 + Int64(offset)
+                committed.append(CommittedEvent(userID: userID, seq: seq,
+                                                frame: Outbound.event(seq: seq, name: event.name, data: event.data)))
+                newHeads[userID] = seq
             }
-            try await ClusterRows.appendEvents(
-                frames.enumerated().map { (first + Int64($0.offset), String(decoding: $0.element.dropFirst(4), as: UTF8.self)) },
-                of: userID, on: connection, logger: logger)
-            for (offset, frame) in frames.enumerated() {
-                committed.append(CommittedEvent(userID: userID, seq: first + Int64(offset), frame: frame))
-            }
-            try await ClusterRows.pruneEvents(of: userID, head: first + Int64(events.count) - 1,
+        }
+        try await ClusterRows.appendEvents(committed, heads: newHeads, on: connection, logger: logger)
+        for (userID, newHead) in newHeads {
+            try await ClusterRows.pruneEvents(of: userID, head: newHead, oldestRetained: heads[userID]!.oldestRetained,
                                               retention: eventRetention, on: connection, logger: logger)
         }
         return (committed, pushes)

@@ -3,18 +3,14 @@ import PostgresNIO
 
 extension ClusterRows {
     /// Keeps the newest `retention` events of a user for `resume` (§6), deleting in steps of 64
-    /// so that retention costs one DELETE per 64 events, as in the embedded store.
-    static func pruneEvents(of userID: String, head: Int64, retention: Int, on connection: PostgresConnection,
-                            logger: Logger) async throws {
+    /// so that retention costs one DELETE per 64 events, as in the embedded store. `head` is the
+    /// new head, `oldestRetained` the oldest kept as read under the user's lock.
+    static func pruneEvents(of userID: String, head: Int64, oldestRetained: Int64, retention: Int,
+                            on connection: PostgresConnection, logger: Logger) async throws {
         let pruneThrough = head - Int64(retention)
-        let rows = try await connection.query("""
-            UPDATE users SET oldest_retained_seq = \(pruneThrough + 1)
-            WHERE id = \(userID) AND \(pruneThrough) - oldest_retained_seq >= 63
-            RETURNING oldest_retained_seq
-            """, logger: logger)
-        var due = false
-        for try await _ in rows { due = true }
-        guard due else { return }
+        guard pruneThrough - oldestRetained >= 63 else { return }
+        try await connection.query(
+            "UPDATE users SET oldest_retained_seq = \(pruneThrough + 1) WHERE id = \(userID)", logger: logger).drain()
         try await connection.query(
             "DELETE FROM events WHERE user_id = \(userID) AND seq <= \(pruneThrough)", logger: logger).drain()
     }

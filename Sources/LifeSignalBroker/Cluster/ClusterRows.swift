@@ -3,20 +3,55 @@ import PostgresNIO
 
 /// Reading and writing the rows the rules need, on one connection inside a transaction.
 enum ClusterRows {
+    /// A user's head row as locked: the last seq given out and the oldest event kept.
+    struct Head: Sendable {
+        let seq: Int64
+        let oldestRetained: Int64
+    }
+
+    private static let userColumns = """
+        id, name, phone, qr_code, check_in_interval_sec, last_check_in_at, check_in_deadline, is_non_responsive,
+        alert_id, alert_started_at, alert_message, push_enabled, muted_types, created_at, seq, oldest_retained_seq
+        """
+
     /// The accounts of `ids` that exist: each user's document and their side of each relationship.
     static func accounts(_ ids: [String], on connection: PostgresConnection, logger: Logger) async throws
         -> [Account]
     {
-        var users: [String: User] = [:]
-        let userRows = try await connection.query("""
-            SELECT id, name, phone, qr_code, check_in_interval_sec, last_check_in_at, check_in_deadline,
-                   is_non_responsive, alert_id, alert_started_at, alert_message, push_enabled, muted_types, created_at
-            FROM users WHERE id = ANY(\(ids))
-            """, logger: logger)
+        try await accounts(ids, locking: false, on: connection, logger: logger).accounts
+    }
+
+    /// The accounts of `ids` with their head rows locked, in ascending id order (so that steps
+    /// touching the same users never deadlock), in one statement with the documents.
+    static func lockedAccounts(_ ids: [String], on connection: PostgresConnection, logger: Logger) async throws
+        -> (accounts: [Account], heads: [String: Head])
+    {
+        try await accounts(ids, locking: true, on: connection, logger: logger)
+    }
+
+    private static func accounts(_ ids: [String], locking: Bool, on connection: PostgresConnection, logger: Logger)
+        async throws -> (accounts: [Account], heads: [String: Head])
+    {
+        var users: [User] = []
+        var heads: [String: Head] = [:]
+        let lock = locking ? "ORDER BY id FOR UPDATE" : ""
+        let userRows = try await connection.query(
+            "SELECT \(unescaped: userColumns) FROM users WHERE id = ANY(\(ids)) \(unescaped: lock)", logger: logger)
         for try await row in userRows {
-            let user = try user(from: row.makeRandomAccess())
-            users[user.id] = user
+            let cells = row.makeRandomAccess()
+            let user = try user(from: cells)
+            users.append(user)
+            heads[user.id] = Head(seq: try cells["seq"].decode(Int64.self),
+                                  oldestRetained: try cells["oldest_retained_seq"].decode(Int64.self))
         }
+        let contacts = try await contacts(of: ids, on: connection, logger: logger)
+        return (users.map { Account(user: $0, contacts: contacts[$0.id] ?? [:]) }, heads)
+    }
+
+    /// Each of `ids`' side of their relationships, by user and contact.
+    static func contacts(of ids: [String], on connection: PostgresConnection, logger: Logger) async throws
+        -> [String: [String: ContactRecord]]
+    {
         var contacts: [String: [String: ContactRecord]] = [:]
         let contactRows = try await connection.query("""
             SELECT user_id, contact_id, is_responder, is_dependent, added_at,
@@ -27,7 +62,7 @@ enum ClusterRows {
             let record = try contact(from: row.makeRandomAccess())
             contacts[record.userID, default: [:]][record.contactID] = record
         }
-        return users.values.map { Account(user: $0, contacts: contacts[$0.id] ?? [:]) }
+        return contacts
     }
 
     private static func user(from row: PostgresRandomAccessRow) throws -> User {
@@ -79,17 +114,7 @@ enum ClusterRows {
         case .updateUser(let user):
             try await update(user, on: connection, logger: logger)
         case .upsertContact(let record):
-            try await connection.query("""
-                INSERT INTO contacts (user_id, contact_id, is_responder, is_dependent, added_at,
-                                      incoming_ping_id, incoming_ping_at, outgoing_ping_id, outgoing_ping_at)
-                VALUES (\(record.userID), \(record.contactID), \(record.isResponder), \(record.isDependent),
-                        \(record.addedAt), \(record.incomingPing?.id), \(record.incomingPing?.sentAt),
-                        \(record.outgoingPing?.id), \(record.outgoingPing?.sentAt))
-                ON CONFLICT (user_id, contact_id) DO UPDATE SET
-                    is_responder = excluded.is_responder, is_dependent = excluded.is_dependent,
-                    incoming_ping_id = excluded.incoming_ping_id, incoming_ping_at = excluded.incoming_ping_at,
-                    outgoing_ping_id = excluded.outgoing_ping_id, outgoing_ping_at = excluded.outgoing_ping_at
-                """, logger: logger).drain()
+            try await upsert([record], on: connection, logger: logger)
         case .deleteContact(let userID, let contactID):
             try await connection.query(
                 "DELETE FROM contacts WHERE user_id = \(userID) AND contact_id = \(contactID)", logger: logger).drain()
@@ -104,6 +129,28 @@ enum ClusterRows {
         default:
             throw ProtocolError(.internal, "the cluster store does not write \(change) from a rule")
         }
+    }
+
+    /// Both sides of relationships (or any contact rows) in one statement. Arrays cannot hold
+    /// NULL here, so an absent ping travels as an empty id (ping ids are never empty).
+    static func upsert(_ records: [ContactRecord], on connection: PostgresConnection, logger: Logger) async throws {
+        guard !records.isEmpty else { return }
+        try await connection.query("""
+            INSERT INTO contacts (user_id, contact_id, is_responder, is_dependent, added_at,
+                                  incoming_ping_id, incoming_ping_at, outgoing_ping_id, outgoing_ping_at)
+            SELECT u, c, r, d, a, NULLIF(ii, ''), CASE WHEN ii = '' THEN NULL ELSE ia END,
+                   NULLIF(oi, ''), CASE WHEN oi = '' THEN NULL ELSE oa END
+            FROM unnest(\(records.map(\.userID))::text[], \(records.map(\.contactID))::text[],
+                        \(records.map(\.isResponder))::boolean[], \(records.map(\.isDependent))::boolean[],
+                        \(records.map(\.addedAt))::bigint[],
+                        \(records.map { $0.incomingPing?.id ?? "" })::text[], \(records.map { $0.incomingPing?.sentAt ?? 0 })::bigint[],
+                        \(records.map { $0.outgoingPing?.id ?? "" })::text[], \(records.map { $0.outgoingPing?.sentAt ?? 0 })::bigint[])
+                 AS rows(u, c, r, d, a, ii, ia, oi, oa)
+            ON CONFLICT (user_id, contact_id) DO UPDATE SET
+                is_responder = excluded.is_responder, is_dependent = excluded.is_dependent,
+                incoming_ping_id = excluded.incoming_ping_id, incoming_ping_at = excluded.incoming_ping_at,
+                outgoing_ping_id = excluded.outgoing_ping_id, outgoing_ping_at = excluded.outgoing_ping_at
+            """, logger: logger).drain()
     }
 
     private static func update(_ user: User, on connection: PostgresConnection, logger: Logger) async throws {
@@ -137,25 +184,19 @@ enum ClusterRows {
         return position
     }
 
-    /// Takes `count` seqs from the user's head row; returns the first.
-    static func takeSeqs(_ count: Int, of userID: String, on connection: PostgresConnection, logger: Logger)
-        async throws -> Int64
-    {
-        let rows = try await connection.query(
-            "UPDATE users SET seq = seq + \(Int64(count)) WHERE id = \(userID) RETURNING seq", logger: logger)
-        var last: Int64?
-        for try await seq in rows.decode(Int64.self) { last = seq }
-        guard let last else { throw ProtocolError(.internal, "user \(userID) has no head row") }
-        return last - Int64(count) + 1
-    }
-
-    /// One statement for all of a user's new events.
-    static func appendEvents(_ frames: [(seq: Int64, body: String)], of userID: String,
-                             on connection: PostgresConnection, logger: Logger) async throws {
-        let seqs = frames.map(\.seq)
-        let bodies = frames.map(\.body)
+    /// Every user's new events and new heads in one statement: the seqs follow the heads read under
+    /// the users' locks, so no other step can have taken them.
+    static func appendEvents(_ events: [CommittedEvent], heads: [String: Int64], on connection: PostgresConnection,
+                             logger: Logger) async throws {
+        guard !events.isEmpty else { return }
+        let bodies = events.map { String(decoding: $0.frame.dropFirst(4), as: UTF8.self) }
         try await connection.query("""
-            INSERT INTO events (user_id, seq, body) SELECT \(userID), s, b FROM unnest(\(seqs)::bigint[], \(bodies)::text[]) AS e(s, b)
+            WITH heads AS (
+                UPDATE users SET seq = h.seq FROM unnest(\(Array(heads.keys))::text[], \(Array(heads.values))::bigint[]) AS h(id, seq)
+                WHERE users.id = h.id
+            )
+            INSERT INTO events (user_id, seq, body)
+            SELECT * FROM unnest(\(events.map(\.userID))::text[], \(events.map(\.seq))::bigint[], \(bodies)::text[])
             """, logger: logger).drain()
     }
 }

@@ -16,7 +16,7 @@ extension ClusterDevice {
         let minimumInterval = node.configuration.minCheckInIntervalSec
         switch request.op {
         case Op.profileUpdate:
-            step(request, on: connection, involving: { Set($0.contacts.keys) }) { (step, userID) throws(ProtocolError) in
+            step(request, on: connection, involving: .allContacts) { (step, userID) throws(ProtocolError) in
                 try ProfileRules.update(by: userID, request, minCheckInIntervalSec: minimumInterval, in: &step)
             }
         case Op.qrRotate:
@@ -35,18 +35,18 @@ extension ClusterDevice {
         case Op.contactsRemove, Op.contactsSetRoles, Op.pingSend, Op.pingRespond, Op.pingClear:
             try handleContact(request, from: connection)
         case Op.checkIn:
-            step(request, on: connection, involving: { $0.responderIDs }) { (step, userID) throws(ProtocolError) in
+            step(request, on: connection, involving: .responders) { (step, userID) throws(ProtocolError) in
                 try SafetyRules.checkIn(by: userID, in: &step)
             }
         case Op.alertTrigger:
             let message = try request.optionalString("message").map { (text) throws(ProtocolError) in
                 try Validate.message(text)
             }
-            step(request, on: connection, involving: { $0.responderIDs }) { (step, userID) throws(ProtocolError) in
+            step(request, on: connection, involving: .responders) { (step, userID) throws(ProtocolError) in
                 try SafetyRules.triggerAlert(by: userID, message: message, in: &step)
             }
         case Op.alertCancel:
-            step(request, on: connection, involving: { $0.responderIDs }) { (step, userID) throws(ProtocolError) in
+            step(request, on: connection, involving: .responders) { (step, userID) throws(ProtocolError) in
                 try SafetyRules.cancelAlert(by: userID, in: &step)
             }
         case Op.notificationsList, Op.notificationsRead, Op.notificationsReadAll, Op.notificationsDelete:
@@ -70,7 +70,7 @@ extension ClusterDevice {
         }
         answer(request, on: connection, { executor -> ClusterExecutor.Commit<JSONObject>? in
             guard let otherID = try await executor.userID(forQRCode: qrCode) else { return nil }
-            return try await executor.perform(as: userID, involving: { _ in [otherID] }, now: WallClock.nowMs()) {
+            return try await executor.perform(as: userID, involving: .named([otherID]), now: WallClock.nowMs()) {
                 (step) throws(ProtocolError) in
                 try ContactRules.add(otherID, by: userID, qrCode: qrCode, isResponder: isResponder,
                                      isDependent: isDependent, maxContacts: maxContacts, in: &step)
@@ -106,6 +106,6 @@ extension ClusterDevice {
         default:
             rules = { (step, userID) throws(ProtocolError) in try PingRules.clear(to: contactID, by: userID, in: &step) }
         }
-        step(request, on: connection, involving: { _ in [contactID] }, rules)
+        step(request, on: connection, involving: .named([contactID]), rules)
     }
 }

@@ -58,7 +58,7 @@ final class ClusterDevice: DeviceRouter, @unchecked Sendable {
 
     /// Runs `rules` as one step of this user with the users `involving` names locked too.
     func step(_ request: Request, on connection: ClientConnection,
-              involving: @escaping ClusterExecutor.Involving = { _ in [] },
+              involving: Involved = .nobody,
               _ rules: @escaping @Sendable (inout Step, _ userID: String) throws(ProtocolError) -> JSONObject) {
         let userID = self.userID
         answer(request, on: connection, { executor in

@@ -14,11 +14,29 @@ final class BrokerProcess: @unchecked Sendable {
     private(set) var port = 0
     private(set) var process: Process?
     private(set) var output: OutputCollector?
+    /// With LIFESIGNAL_TEST_ON_POSTGRES=1, a broker started without `--postgres` serves as a
+    /// (one-broker) cluster on a fresh database of its own, so that the protocol's rule suites run
+    /// unchanged against the cluster executor (`scripts/test-cluster-rules`).
+    private let clusterDatabase: FreshDatabase?
+
+    /// Where `lsbroker pushes` and other tools find this broker's store.
+    var storeArguments: [String] {
+        clusterDatabase.map { ["--postgres", $0.url] } ?? ["--data-dir", dataDirectory.path]
+    }
+
+    static var onPostgres: Bool { ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_ON_POSTGRES"] == "1" }
 
     init(arguments: [String] = [], dataDirectory: TemporaryDirectory = TemporaryDirectory("broker"),
          openFileLimit: Int? = nil, fileCreationMask: Int? = nil, environment: [String: String] = [:]) throws {
         self.dataDirectory = dataDirectory
-        extraArguments = arguments
+        if Self.onPostgres, !arguments.contains("--postgres") {
+            let database = try FreshDatabase()
+            clusterDatabase = database
+            extraArguments = arguments + ["--postgres", database.url]
+        } else {
+            clusterDatabase = nil
+            extraArguments = arguments
+        }
         self.openFileLimit = openFileLimit
         self.fileCreationMask = fileCreationMask
         self.environment = environment
@@ -90,7 +108,7 @@ final class BrokerProcess: @unchecked Sendable {
     /// Stops it cleanly and starts it again with other settings, on the same port and data.
     func restart(arguments: [String]) throws {
         stop(signal: SIGTERM)
-        extraArguments = arguments
+        extraArguments = arguments + (clusterDatabase.map { ["--postgres", $0.url] } ?? [])
         try start()
     }
 

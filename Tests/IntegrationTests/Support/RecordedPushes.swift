@@ -13,12 +13,12 @@ enum RecordedPushes {
         }
     }
 
-    /// Runs `lsbroker pushes --data-dir <broker's> <arguments>` and returns its standard output.
+    /// Runs `lsbroker pushes <broker's store> <arguments>` and returns its standard output.
     static func run(_ broker: BrokerProcess, _ arguments: [String], environment: [String: String]? = nil,
                     dataDirectoryOption: Bool = true) throws -> String {
         let process = Process()
         process.executableURL = Binaries.broker
-        process.arguments = ["pushes"] + (dataDirectoryOption ? ["--data-dir", broker.dataDirectory.path] : [])
+        process.arguments = ["pushes"] + (dataDirectoryOption ? broker.storeArguments : [])
             + arguments
         if let environment { process.environment = environment }
         let output = Pipe()
