@@ -96,9 +96,9 @@ public struct ClusterExecutor: Sendable {
             let extra = try await reading(connection, logger)
             var step = Step(now: now, accounts: accounts)
             let result = try rules(&step, extra)
-            let (events, pushes) = try await Self.write(step, heads: heads, eventRetention: limits.0,
-                                                        notificationHistory: limits.1, on: connection, logger: logger)
-            return Commit(result: result, events: events, pushes: pushes)
+            let written = try await Self.write([step], heads: heads, eventRetention: limits.0,
+                                               notificationHistory: limits.1, on: connection, logger: logger)
+            return Commit(result: result, events: written.events, pushes: written.pushes)
         } }
     }
 
@@ -112,66 +112,97 @@ public struct ClusterExecutor: Sendable {
         }
     }
 
-    /// Writes a step's effects in its transaction: the changes (a run of contact rows in one
-    /// statement), the notifications with their pushes, and every user's events with the seqs
-    /// after their locked head, all in one statement; then prunes what retention no longer keeps.
-    static func write(_ step: Step, heads: [String: ClusterRows.Head], eventRetention: Int, notificationHistory: Int,
-                      on connection: PostgresConnection, logger: Logger) async throws
-        -> (events: [CommittedEvent], pushes: [PushMessage])
-    {
-        var pending: [String: [(name: String, data: JSONValue)]] = [:]
+    /// What `write` stored: every event in seq order per user, the pushes recorded, and for each
+    /// step the last seq it gave each user.
+    struct Written {
+        var events: [CommittedEvent] = []
         var pushes: [PushMessage] = []
+        var lastSeqs: [[String: Int64]] = []
+    }
+
+    /// Writes the effects of `steps`, in order, in their transaction: the changes (a run of contact
+    /// rows in one statement), the notifications in one statement with the pushes for the devices
+    /// online nowhere, and every user's events with the seqs after their locked head, all in one
+    /// statement; then prunes what retention no longer keeps.
+    static func write(_ steps: [Step], heads: [String: ClusterRows.Head], eventRetention: Int,
+                      notificationHistory: Int, on connection: PostgresConnection, logger: Logger) async throws
+        -> Written
+    {
+        var written = Written(lastSeqs: Array(repeating: [:], count: steps.count))
+        var pending: [String: [(step: Int, name: String, data: JSONValue)]] = [:]
         var contactRows: [ContactRecord] = []
-        for effect in step.effects {
-            if case .store(.upsertContact(let record)) = effect {
-                contactRows.append(record)
-                continue
-            }
-            try await ClusterRows.upsert(contactRows, on: connection, logger: logger)
-            contactRows = []
-            switch effect {
-            case .store(let change):
-                try await ClusterRows.apply(change, on: connection, logger: logger)
-            case .event(let userID, let name, let data):
-                pending[userID, default: []].append((name, data))
-            case .notification(let userID, let notification):
-                let position = try await ClusterRows.insert(notification, for: userID, on: connection, logger: logger)
-                pending[userID, default: []].append((EventName.notificationAdded, ["notification": notification.json]))
-                let (devices, online) = try await ClusterRows.pushableDevices(of: userID, on: connection, logger: logger)
-                for push in PushSelection.messages(
-                    for: notification, userID: userID, devices: devices, isOnline: online.contains,
-                    preferences: step.accounts[userID]?.user.preferences ?? Preferences()) {
-                    try await ClusterRows.record(push, on: connection, logger: logger)
-                    pushes.append(push)
+        var notifications: [(userID: String, notification: LifeSignalProtocol.Notification, preferences: Preferences)] = []
+        for (index, step) in steps.enumerated() {
+            for effect in step.effects {
+                if case .store(.upsertContact(let record)) = effect {
+                    contactRows.append(record)
+                    continue
                 }
-                if position % 64 == 0 {
-                    try await ClusterRows.keepNewestNotifications(notificationHistory, of: userID, on: connection,
-                                                                  logger: logger)
+                try await ClusterRows.upsert(contactRows, on: connection, logger: logger)
+                contactRows = []
+                switch effect {
+                case .store(let change):
+                    try await ClusterRows.apply(change, on: connection, logger: logger)
+                case .event(let userID, let name, let data):
+                    pending[userID, default: []].append((index, name, data))
+                case .notification(let userID, let notification):
+                    notifications.append((userID, notification,
+                                          step.accounts[userID]?.user.preferences ?? Preferences()))
+                    pending[userID, default: []].append(
+                        (index, EventName.notificationAdded, ["notification": notification.json]))
                 }
             }
         }
         try await ClusterRows.upsert(contactRows, on: connection, logger: logger)
-        var committed: [CommittedEvent] = []
+        written.pushes = try await store(notifications, notificationHistory: notificationHistory, on: connection,
+                                         logger: logger)
         var newHeads: [String: Int64] = [:]
         for userID in pending.keys.sorted() {
             guard let head = heads[userID] else { throw ProtocolError(.internal, "user \(userID) was not locked") }
             for (offset, event) in pending[userID]!.enumerated() {
                 let seq = head.seq + 1 + Int64(offset)
-                committed.append(CommittedEvent(userID: userID, seq: seq,
-                                                frame: Outbound.event(seq: seq, name: event.name, data: event.data)))
+                written.events.append(CommittedEvent(userID: userID, seq: seq,
+                                                     frame: Outbound.event(seq: seq, name: event.name, data: event.data)))
+                written.lastSeqs[event.step][userID] = seq
                 newHeads[userID] = seq
             }
         }
-        try await ClusterRows.appendEvents(committed, heads: newHeads, on: connection, logger: logger)
+        try await ClusterRows.appendEvents(written.events, heads: newHeads, on: connection, logger: logger)
         for (userID, newHead) in newHeads {
             try await ClusterRows.pruneEvents(of: userID, head: newHead, oldestRetained: heads[userID]!.oldestRetained,
                                               retention: eventRetention, on: connection, logger: logger)
         }
-        return (committed, pushes)
+        return written
+    }
+
+    /// The notifications in one statement, each pushed to its user's devices that have a token and
+    /// are online on no live broker (read for all users at once), recorded once per token (§7).
+    private static func store(
+        _ notifications: [(userID: String, notification: LifeSignalProtocol.Notification, preferences: Preferences)],
+        notificationHistory: Int, on connection: PostgresConnection, logger: Logger
+    ) async throws -> [PushMessage] {
+        guard !notifications.isEmpty else { return [] }
+        let positions = try await ClusterRows.insert(notifications.map { ($0.userID, $0.notification) },
+                                                     on: connection, logger: logger)
+        let devices = try await ClusterRows.pushableDevices(of: Array(Set(notifications.map(\.userID))),
+                                                            on: connection, logger: logger)
+        var pushes: [PushMessage] = []
+        for (userID, notification, preferences) in notifications {
+            let (userDevices, online) = devices[userID] ?? ([], [])
+            for push in PushSelection.messages(for: notification, userID: userID, devices: userDevices,
+                                               isOnline: online.contains, preferences: preferences) {
+                try await ClusterRows.record(push, on: connection, logger: logger)
+                pushes.append(push)
+            }
+        }
+        for (userID, position) in positions where position % 64 == 0 {
+            try await ClusterRows.keepNewestNotifications(notificationHistory, of: userID, on: connection, logger: logger)
+        }
+        return pushes
     }
 
     /// A deadlock or a serialization failure: PostgreSQL rolled the transaction back; run it again.
-    private static func isTransient(_ error: PSQLError) -> Bool {
+    static func isTransient(_ error: PSQLError) -> Bool {
         guard let code = error.serverInfo?[.sqlState] else { return false }
         return code == "40P01" || code == "40001"
     }

@@ -27,27 +27,27 @@ extension ClusterRows {
         return (devices, online)
     }
 
-    /// The devices of `userID` that have a push token (the only ones a notification may push), and
-    /// which of them are online on a live broker, in one statement.
-    static func pushableDevices(of userID: String, on connection: PostgresConnection, logger: Logger) async throws
-        -> (devices: [DeviceRecord], online: Set<String>)
+    /// The devices of `userIDs` that have a push token (the only ones a notification may push), and
+    /// which of them are online on a live broker, in one statement; by user.
+    static func pushableDevices(of userIDs: [String], on connection: PostgresConnection, logger: Logger) async throws
+        -> [String: (devices: [DeviceRecord], online: Set<String>)]
     {
-        var devices: [DeviceRecord] = []
-        var online: Set<String> = []
+        var found: [String: (devices: [DeviceRecord], online: Set<String>)] = [:]
         let rows = try await connection.query("""
-            SELECT d.device_id, d.platform, d.push_token, d.last_seen_at, EXISTS (
+            SELECT d.user_id, d.device_id, d.platform, d.push_token, d.last_seen_at, EXISTS (
                 SELECT 1 FROM presence p JOIN brokers b ON b.broker_id = p.broker_id
                 WHERE p.user_id = d.user_id AND p.device_id = d.device_id
                   AND b.heartbeat_at > now() - make_interval(secs => \(Double(presenceExpirySeconds))))
-            FROM devices d WHERE d.user_id = \(userID) AND d.push_token IS NOT NULL
+            FROM devices d WHERE d.user_id = ANY(\(userIDs)) AND d.push_token IS NOT NULL
             """, logger: logger)
-        for try await (deviceID, platform, token, lastSeen, isOnline) in rows.decode(
-            (String, String?, String?, Int64?, Bool).self) {
-            devices.append(DeviceRecord(key: DeviceKey(userID: userID, deviceID: deviceID), platform: platform,
-                                        pushToken: token, lastSeenAt: lastSeen))
-            if isOnline { online.insert(deviceID) }
+        for try await (userID, deviceID, platform, token, lastSeen, isOnline) in rows.decode(
+            (String, String, String?, String?, Int64?, Bool).self) {
+            found[userID, default: ([], [])].devices.append(DeviceRecord(
+                key: DeviceKey(userID: userID, deviceID: deviceID), platform: platform, pushToken: token,
+                lastSeenAt: lastSeen))
+            if isOnline { found[userID, default: ([], [])].online.insert(deviceID) }
         }
-        return (devices, online)
+        return found
     }
 
     /// Records a push once per notification and token (§7), in the notification's transaction.

@@ -133,8 +133,12 @@ enum ClusterRows {
 
     /// Both sides of relationships (or any contact rows) in one statement. Arrays cannot hold
     /// NULL here, so an absent ping travels as an empty id (ping ids are never empty).
-    static func upsert(_ records: [ContactRecord], on connection: PostgresConnection, logger: Logger) async throws {
-        guard !records.isEmpty else { return }
+    static func upsert(_ written: [ContactRecord], on connection: PostgresConnection, logger: Logger) async throws {
+        guard !written.isEmpty else { return }
+        // One statement may not change a row twice: the last record of each row is its state.
+        var last: [String: Int] = [:]
+        for (index, record) in written.enumerated() { last[record.userID + "\u{0}" + record.contactID] = index }
+        let records = last.values.sorted().map { written[$0] }
         try await connection.query("""
             INSERT INTO contacts (user_id, contact_id, is_responder, is_dependent, added_at,
                                   incoming_ping_id, incoming_ping_at, outgoing_ping_id, outgoing_ping_at)
@@ -165,23 +169,30 @@ enum ClusterRows {
             """, logger: logger).drain()
     }
 
-    /// Returns the notification's position in the history.
-    static func insert(_ notification: LifeSignalProtocol.Notification, for userID: String,
-                       on connection: PostgresConnection, logger: Logger) async throws -> Int64 {
-        let contactData = notification.contactData.map { String(decoding: $0.json.serialized(), as: UTF8.self) }
-        let alertData = notification.alertData.map { String(decoding: $0.json.serialized(), as: UTF8.self) }
+    /// Stores notifications in one statement, in order; returns each one's user and position in
+    /// the history. Arrays cannot hold NULL here, so an absent field travels as "" (never a value).
+    static func insert(_ notifications: [(userID: String, notification: LifeSignalProtocol.Notification)],
+                       on connection: PostgresConnection, logger: Logger) async throws
+        -> [(userID: String, position: Int64)]
+    {
+        let items = notifications.map(\.notification)
+        func text(_ json: JSONValue?) -> String { json.map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "" }
         let rows = try await connection.query("""
             INSERT INTO notifications (id, user_id, type, title, message, timestamp, is_read, related_contact_id,
                                        related_alert_id, related_ping_id, contact_data, alert_data)
-            VALUES (\(notification.id), \(userID), \(notification.type.rawValue), \(notification.title),
-                    \(notification.message), \(notification.timestamp), \(notification.isRead),
-                    \(notification.relatedContactID), \(notification.relatedAlertID), \(notification.relatedPingID),
-                    \(contactData), \(alertData))
-            RETURNING position
+            SELECT i, u, t, ti, m, ts, r, NULLIF(rc, ''), NULLIF(ra, ''), NULLIF(rp, ''), NULLIF(cd, ''), NULLIF(ad, '')
+            FROM unnest(\(items.map(\.id))::text[], \(notifications.map(\.userID))::text[],
+                        \(items.map(\.type.rawValue))::text[], \(items.map(\.title))::text[], \(items.map(\.message))::text[],
+                        \(items.map(\.timestamp))::bigint[], \(items.map(\.isRead))::boolean[],
+                        \(items.map { $0.relatedContactID ?? "" })::text[], \(items.map { $0.relatedAlertID ?? "" })::text[],
+                        \(items.map { $0.relatedPingID ?? "" })::text[], \(items.map { text($0.contactData?.json) })::text[],
+                        \(items.map { text($0.alertData?.json) })::text[])
+                 AS rows(i, u, t, ti, m, ts, r, rc, ra, rp, cd, ad)
+            RETURNING user_id, position
             """, logger: logger)
-        var position: Int64 = 0
-        for try await value in rows.decode(Int64.self) { position = value }
-        return position
+        var positions: [(userID: String, position: Int64)] = []
+        for try await (userID, position) in rows.decode((String, Int64).self) { positions.append((userID, position)) }
+        return positions
     }
 
     /// Every user's new events and new heads in one statement: the seqs follow the heads read under

@@ -25,7 +25,7 @@ extension ClusterDevice {
                 }) { (step, unread) throws(ProtocolError) in
                     NotificationRules.readAll(unread: unread, of: userID, in: &step)
                 }
-            }, finish: { .committed($0) })
+            }, finish: { [self] in committed($0) })
         default:
             let id = try Validate.id(try request.string("id"), field: "id")
             let isRead = request.op == Op.notificationsRead
@@ -36,7 +36,7 @@ extension ClusterDevice {
                     isRead ? try NotificationRules.read(notification, of: userID, in: &step)
                         : try NotificationRules.delete(notification, of: userID, in: &step)
                 }
-            }, finish: { .committed($0) })
+            }, finish: { [self] in committed($0) })
         }
     }
 

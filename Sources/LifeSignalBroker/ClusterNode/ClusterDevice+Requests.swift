@@ -75,13 +75,13 @@ extension ClusterDevice {
                 try ContactRules.add(otherID, by: userID, qrCode: qrCode, isResponder: isResponder,
                                      isDependent: isDependent, maxContacts: maxContacts, in: &step)
             }
-        }, finish: { [node] commit in
+        }, finish: { [self, node] commit in
             guard let commit else {
                 let nowMs = node.loop.cachedNowMs
                 node.broker?.assumeIsolated { _ = $0.failedAdds.take(userID, nowMs: nowMs) }
                 return .refused(.notFound("no user has that QR code"))
             }
-            return .committed(commit)
+            return committed(commit)
         })
     }
 

@@ -22,8 +22,9 @@ final class ClusterDevice: DeviceRouter, @unchecked Sendable {
     enum Reply {
         case fields(JSONObject)
         case refused(ProtocolError)
-        /// A committed step: answered once its events have reached the device (§6).
-        case committed(ClusterExecutor.Commit<JSONObject>)
+        /// A committed step (its events published): answered once its own user's events up to
+        /// `lastSeq` have reached this broker's devices (§6).
+        case committed(JSONObject, lastSeq: Int64?)
     }
 
     /// Runs `work` off the loop and answers with what `finish` makes of its result; the
@@ -31,41 +32,74 @@ final class ClusterDevice: DeviceRouter, @unchecked Sendable {
     func answer<T: Sendable>(_ request: Request, on connection: ClientConnection,
                              _ work: @escaping @Sendable (ClusterExecutor) async throws -> T,
                              finish: @escaping @Sendable (T) -> Reply) {
-        if let broker = node.broker, broker.assumeIsolated({ $0.shedIfOverloaded(request, from: connection) }) { return }
+        guard let answer = beginAnswer(request, on: connection) else { return }
+        node.run(work, then: { result in
+            switch result {
+            case .success(let value): answer(finish(value))
+            case .failure(let error): answer(.refused(ClusterNode.protocolError(error)))
+            }
+        })
+    }
+
+    /// A single step, committed on its own (steps that read rows outside the accounts).
+    func committed(_ commit: ClusterExecutor.Commit<JSONObject>) -> Reply {
+        node.publish(commit.events, pushes: commit.pushes)
+        return .committed(commit.result, lastSeq: commit.events.last { $0.userID == userID }?.seq)
+    }
+
+    /// Runs `rules` as one step of this user, with the users `involving` names locked too, in the
+    /// next batch of steps (ClusterNode+Batches); on its own if the batch could not lock whom it
+    /// came to involve.
+    func step(_ request: Request, on connection: ClientConnection, involving: Involved = .nobody,
+              _ rules: @escaping @Sendable (inout Step, _ userID: String) throws(ProtocolError) -> JSONObject) {
+        guard let answer = beginAnswer(request, on: connection) else { return }
+        let userID = self.userID
+        let step = ClusterExecutor.BatchedStep(userID: userID, involving: involving) { (step) throws(ProtocolError) in
+            try rules(&step, userID)
+        }
+        node.submit(step) { [self] result in
+            switch result {
+            case .success(.committed(let fields, let lastSeq)):
+                answer(.committed(fields, lastSeq: lastSeq))
+            case .success(.refused(let error)):
+                answer(.refused(error))
+            case .success(.runAlone):
+                node.run({ executor in
+                    try await executor.perform(as: userID, involving: involving, now: WallClock.nowMs(), step.rules)
+                }, then: { [self] result in
+                    switch result {
+                    case .success(let commit): answer(committed(commit))
+                    case .failure(let error): answer(.refused(ClusterNode.protocolError(error)))
+                    }
+                })
+            case .failure(let error):
+                answer(.refused(ClusterNode.protocolError(error)))
+            }
+        }
+    }
+
+    /// Holds the connection's later requests and reserves this one's place among the answers;
+    /// returns what sends the answer (once) and lets the held requests go. Nil when the broker is
+    /// overloaded and the request was answered so already.
+    private func beginAnswer(_ request: Request, on connection: ClientConnection) -> (@Sendable (Reply) -> Void)? {
+        if let broker = node.broker, broker.assumeIsolated({ $0.shedIfOverloaded(request, from: connection) }) {
+            return nil
+        }
         connection.holdRequests()
         let ticket = connection.reserveResponse()
         let (rid, userID, node) = (request.rid, self.userID, self.node)
-        node.run(work, then: { result in
-            let reply: Reply
-            switch result {
-            case .success(let value): reply = finish(value)
-            case .failure(let error): reply = .refused(ClusterNode.protocolError(error))
-            }
+        return { reply in
             switch reply {
             case .fields(let fields):
                 connection.complete(ticket, with: Outbound.ok(rid: rid, fields))
             case .refused(let error):
                 connection.complete(ticket, with: Outbound.error(rid: rid, error), closeAfter: error.code.closesConnection)
-            case .committed(let commit):
-                node.publish(commit.events, pushes: commit.pushes)
-                let mine = commit.events.last { $0.userID == userID }?.seq ?? 0
-                let answer = { connection.complete(ticket, with: Outbound.ok(rid: rid, commit.result)) }
-                if let feed = node.feeds[userID] { feed.afterDelivering(mine, answer) } else { answer() }
+            case .committed(let fields, let lastSeq):
+                let send = { connection.complete(ticket, with: Outbound.ok(rid: rid, fields)) }
+                if let lastSeq, let feed = node.feeds[userID] { feed.afterDelivering(lastSeq, send) } else { send() }
             }
             connection.releaseRequests()
-        })
-    }
-
-    /// Runs `rules` as one step of this user with the users `involving` names locked too.
-    func step(_ request: Request, on connection: ClientConnection,
-              involving: Involved = .nobody,
-              _ rules: @escaping @Sendable (inout Step, _ userID: String) throws(ProtocolError) -> JSONObject) {
-        let userID = self.userID
-        answer(request, on: connection, { executor in
-            try await executor.perform(as: userID, involving: involving, now: WallClock.nowMs()) {
-                (step) throws(ProtocolError) in try rules(&step, userID)
-            }
-        }, finish: { .committed($0) })
+        }
     }
 
     /// Answers a request refused before it ran.

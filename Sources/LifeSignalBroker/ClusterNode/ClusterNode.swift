@@ -29,6 +29,9 @@ final class ClusterNode: @unchecked Sendable {
     /// Each housekeeping task runs one at a time: a slow database is not asked twice.
     var housekeepingUnderWay: Set<HousekeepingTask> = []
     var listening: Task<Void, Never>?
+    /// Steps waiting for the next batch, and batches running (ClusterNode+Batches).
+    var queuedSteps: [QueuedStep] = []
+    var batchesInFlight = 0
     /// What the last housekeeping task found, so that losing PostgreSQL is logged once.
     var isDatabaseReachable = true
 

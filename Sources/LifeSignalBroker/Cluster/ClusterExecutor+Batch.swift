@@ -1,0 +1,104 @@
+import LifeSignalProtocol
+import PostgresNIO
+
+/// Several requests' steps in one transaction (DESIGN §7, "batch per round trip"): the round
+/// trips of a step (lock, read, write events, commit) are paid once for the batch.
+extension ClusterExecutor {
+    /// One request's step, waiting to run in a batch.
+    public struct BatchedStep: Sendable {
+        public let userID: String
+        public let involving: Involved
+        public let rules: @Sendable (inout Step) throws(ProtocolError) -> JSONObject
+
+        public init(userID: String, involving: Involved,
+                    rules: @escaping @Sendable (inout Step) throws(ProtocolError) -> JSONObject) {
+            self.userID = userID
+            self.involving = involving
+            self.rules = rules
+        }
+    }
+
+    /// What became of one step of a batch.
+    public enum BatchOutcome: Sendable {
+        /// Committed with the batch; `lastSeq` is the last seq it gave its own user, if any.
+        case committed(JSONObject, lastSeq: Int64?)
+        /// The rules refused it; it changed nothing.
+        case refused(ProtocolError)
+        /// Whom it involves changed within the batch (a contact added by an earlier step): it
+        /// changed nothing and is to be run on its own.
+        case runAlone
+    }
+
+    /// The batch's outcomes, in the order of `steps`, and everything it committed.
+    public struct BatchCommit: Sendable {
+        public let outcomes: [BatchOutcome]
+        public let events: [CommittedEvent]
+        public let pushes: [PushMessage]
+    }
+
+    /// Runs `steps` in order in one transaction, each against the accounts as the steps before it
+    /// left them, as the embedded executor runs requests one after another in memory. Every user
+    /// any step involves is locked at once, in ascending id order. A step the rules refuse leaves
+    /// no trace; a failure of the database fails the whole batch, and nothing of it is committed.
+    public func performBatch(_ steps: [BatchedStep], now: Int64) async throws -> BatchCommit {
+        var attempt = 0
+        while true {
+            do {
+                return try await attemptBatch(steps, now: now)
+            } catch let error as PSQLError where attempt < Self.maxBatchAttempts && Self.isTransient(error) {
+                attempt += 1
+            }
+        }
+    }
+
+    private static let maxBatchAttempts = 8
+
+    private func attemptBatch(_ steps: [BatchedStep], now: Int64) async throws -> BatchCommit {
+        let (logger, limits) = (self.logger, (eventRetention, notificationHistory))
+        return try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
+            var ids = Set(steps.map(\.userID))
+            for case .named(let named) in steps.map(\.involving) { ids.formUnion(named) }
+            let derived = steps.filter { !$0.involving.isNamed }
+            if !derived.isEmpty {
+                // Whom to lock follows from those users' own contacts, read once without a lock.
+                let contacts = try await ClusterRows.contacts(of: Array(Set(derived.map(\.userID))), on: connection,
+                                                              logger: logger)
+                for step in derived { ids.formUnion(step.involving.ids(in: contacts[step.userID] ?? [:])) }
+            }
+            let (accounts, heads) = try await ClusterRows.lockedAccounts(ids.sorted(), on: connection, logger: logger)
+            var working = Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, $0) })
+            var ran: [Step] = []
+            var ranIndex: [Int] = []
+            var outcomes: [BatchOutcome] = []
+            for (index, batched) in steps.enumerated() {
+                guard let actor = working[batched.userID] else {
+                    outcomes.append(.refused(ProtocolError(.unauthenticated, "unknown user")))
+                    continue
+                }
+                let involved = batched.involving.ids(in: actor.contacts)
+                guard involved.isSubset(of: ids) else {
+                    outcomes.append(.runAlone)
+                    continue
+                }
+                var step = Step(now: now, accounts: involved.union([batched.userID]).compactMap { working[$0] })
+                do throws(ProtocolError) {
+                    let result = try batched.rules(&step)
+                    for (id, account) in step.accounts { working[id] = account }
+                    outcomes.append(.committed(result, lastSeq: nil))
+                    ran.append(step)
+                    ranIndex.append(index)
+                } catch {
+                    outcomes.append(.refused(error))
+                }
+            }
+            let written = try await Self.write(ran, heads: heads, eventRetention: limits.0,
+                                               notificationHistory: limits.1, on: connection, logger: logger)
+            for (position, index) in ranIndex.enumerated() {
+                if case .committed(let result, _) = outcomes[index] {
+                    outcomes[index] = .committed(result, lastSeq: written.lastSeqs[position][steps[index].userID])
+                }
+            }
+            return BatchCommit(outcomes: outcomes, events: written.events, pushes: written.pushes)
+        } }
+    }
+}

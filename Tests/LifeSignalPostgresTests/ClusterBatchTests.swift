@@ -1,0 +1,89 @@
+@testable import LifeSignalBroker
+import LifeSignalPostgres
+import LifeSignalProtocol
+import Testing
+
+/// Steps of several requests in one transaction (`performBatch`): each step sees what the steps
+/// before it did, a refused step leaves no trace, and seqs stay gapless and in step order.
+@Suite struct ClusterBatchTests {
+    let cluster = ClusterExecutorTests()
+
+    @Test func stepsRunInOrderOnWhatTheStepsBeforeThemLeft() async throws {
+        try await cluster.withCluster(brokers: 1) { brokers in
+            let executor = brokers[0]
+            try await cluster.register(["Alice", "Bob", "Carol"], on: executor)
+            let batch = try await executor.performBatch([
+                // Alice makes Bob her responder, and Bob pings her: the ping needs the new relationship.
+                .init(userID: "u_Alice", involving: .named(["u_Bob"])) { (step) throws(ProtocolError) in
+                    try ContactRules.add("u_Bob", by: "u_Alice", qrCode: "qr_Bob", isResponder: true,
+                                         isDependent: false, maxContacts: 0, in: &step)
+                },
+                .init(userID: "u_Bob", involving: .named(["u_Alice"])) { (step) throws(ProtocolError) in
+                    try PingRules.send(to: "u_Alice", by: "u_Bob", in: &step)
+                },
+                // Refused: Carol is nobody's contact.
+                .init(userID: "u_Carol", involving: .named(["u_Alice"])) { (step) throws(ProtocolError) in
+                    try PingRules.send(to: "u_Alice", by: "u_Carol", in: &step)
+                },
+                // Alice's responders were read before the batch (none); Bob, who joined within it, is
+                // locked already and is told of the check-in.
+                .init(userID: "u_Alice", involving: .responders) { (step) throws(ProtocolError) in
+                    try SafetyRules.checkIn(by: "u_Alice", in: &step)
+                },
+            ], now: 1_000)
+            guard case .committed(_, let aliceSeq) = batch.outcomes[0],
+                  case .committed(let ping, let bobSeq) = batch.outcomes[1],
+                  case .refused(let refusal) = batch.outcomes[2],
+                  case .committed = batch.outcomes[3] else {
+                Issue.record("outcomes \(batch.outcomes)")
+                return
+            }
+            #expect(ping["pingId"]?.stringValue != nil)
+            #expect(refusal.code == .notFound)
+            for user in ["u_Alice", "u_Bob", "u_Carol"] {
+                let stored = try await executor.events(of: user, after: 0)
+                #expect(stored.map(\.seq) == (0..<Int64(stored.count)).map { $0 + 1 })
+                #expect(stored.map(\.seq) == batch.events.filter { $0.userID == user }.map(\.seq))
+            }
+            #expect(try await executor.events(of: "u_Carol", after: 0).isEmpty)
+            // Each step's own last seq: Alice's add comes before the ping's events to her.
+            let aliceEvents = batch.events.filter { $0.userID == "u_Alice" }.map(\.seq)
+            #expect(aliceSeq.map { aliceEvents.contains($0) && $0 < aliceEvents.last! } == true)
+            let bobsEvents = batch.events.filter { $0.userID == "u_Bob" }.map(\.seq)
+            #expect(bobSeq.map { bobsEvents.contains($0) && $0 < bobsEvents.last! } == true)
+            let alice = try #require(try await executor.accounts(["u_Alice"]).first)
+            #expect(alice.contacts["u_Bob"]?.incomingPing?.id == ping["pingId"]?.stringValue)
+            #expect(alice.user.lastCheckInAt == 1_000)
+            let bobsView = batch.events.last { $0.userID == "u_Bob" }.flatMap { try? JSONValue.parse(Array($0.frame.dropFirst(4))) }
+            #expect(bobsView?.objectValue?["data"]?.objectValue?["contact"]?.objectValue?["lastCheckInAt"]?.intValue == 1_000)
+        }
+    }
+
+    @Test func aBatchAndTheSameStepsOneByOneLeaveTheSameState() async throws {
+        try await cluster.withCluster(brokers: 2) { brokers in
+            try await cluster.register(["A", "B"], on: brokers[0])
+            _ = try await brokers[0].perform(as: "u_A", involving: .named(["u_B"]), now: 1) { (step) throws(ProtocolError) in
+                try ContactRules.add("u_B", by: "u_A", qrCode: "qr_B", isResponder: false, isDependent: true,
+                                     maxContacts: 0, in: &step)
+            }
+            let steps: [ClusterExecutor.BatchedStep] = (0..<10).map { index in
+                index % 2 == 0
+                    ? .init(userID: "u_A", involving: .named(["u_B"])) { (step) throws(ProtocolError) in
+                        try PingRules.send(to: "u_B", by: "u_A", in: &step)
+                    }
+                    : .init(userID: "u_B", involving: .named(["u_A"])) { (step) throws(ProtocolError) in
+                        try PingRules.respond(to: "u_A", by: "u_B", in: &step)
+                    }
+            }
+            let batch = try await brokers[1].performBatch(steps, now: 2)
+            #expect(batch.outcomes.allSatisfy { if case .committed = $0 { true } else { false } })
+            let stored = try await brokers[0].events(of: "u_B", after: 0).map(\.seq)
+            #expect(stored == (0..<Int64(stored.count)).map { $0 + 1 })
+            // Five pings and five answers: every ping answered, both sides agree.
+            let accounts = try await brokers[0].accounts(["u_A", "u_B"])
+            #expect(accounts.allSatisfy { $0.contacts.values.allSatisfy { $0.incomingPing == nil && $0.outgoingPing == nil } })
+            let notifications = try await brokers[0].notificationPage(of: "u_A", before: nil, limit: 100)
+            #expect(notifications?.notifications.filter { $0.type == .pingResponse }.count == 5)
+        }
+    }
+}
