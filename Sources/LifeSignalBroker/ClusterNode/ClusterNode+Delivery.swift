@@ -72,14 +72,36 @@ extension ClusterNode {
     func feed(of userID: String, startingAt head: Int64) -> UserFeed {
         if let feed = feeds[userID] { return feed }
         let feed = UserFeed(userID: userID, delivered: head) { [self] after, completion in
-            run({ executor in try await executor.events(of: userID, after: after) }, then: { [self] result in
+            readEvents(of: userID, after: after) { [self] result in
                 completion(result)
                 releaseFeedIfIdle(userID)
-            })
+            }
         }
         feeds[userID] = feed
         return feed
     }
+
+    /// Reads the log of `userID` after `after`, together with the other feeds' reads waiting then:
+    /// one query for all of them, so a burst of hints costs a round trip, not one per user.
+    func readEvents(of userID: String, after: Int64,
+                    completion: @escaping @Sendable (Result<[(seq: Int64, body: String)], any Error>) -> Void) {
+        pendingReads[userID] = (after, completion)
+        startReads()
+    }
+
+    private func startReads() {
+        guard readsInFlight < Self.maxReadsInFlight, !pendingReads.isEmpty else { return }
+        let reads = pendingReads
+        pendingReads = [:]
+        readsInFlight += 1
+        run({ try await $0.events(after: reads.mapValues(\.after)) }, then: { [self] result in
+            readsInFlight -= 1
+            for (userID, read) in reads { read.completion(result.map { $0[userID] ?? [] }) }
+            startReads()
+        })
+    }
+
+    static let maxReadsInFlight = 2
 
     /// Drops a feed nothing needs any more.
     func releaseFeedIfIdle(_ userID: String) {

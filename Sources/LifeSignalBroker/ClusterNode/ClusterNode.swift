@@ -29,6 +29,9 @@ final class ClusterNode: @unchecked Sendable {
     /// Each housekeeping task runs one at a time: a slow database is not asked twice.
     var housekeepingUnderWay: Set<HousekeepingTask> = []
     var listening: Task<Void, Never>?
+    /// Feeds' reads of the log waiting for the next query, and queries running (ClusterNode+Delivery).
+    var pendingReads: [String: (after: Int64, completion: @Sendable (Result<[(seq: Int64, body: String)], any Error>) -> Void)] = [:]
+    var readsInFlight = 0
     /// Steps waiting for the next batch, and batches running (ClusterNode+Batches).
     var queuedSteps: [QueuedStep] = []
     var batchesInFlight = 0
