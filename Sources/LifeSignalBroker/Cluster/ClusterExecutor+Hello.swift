@@ -39,11 +39,14 @@ extension ClusterExecutor {
     /// user's lock, so that brokers attaching devices of one user at once count them right: at
     /// most `maxOnline` devices online on live brokers (`too_many_devices`), and a device never
     /// stored before replaces the least recently seen offline ones past `maxStored` (§10; 0: off).
+    /// Returns the live broker that held the device until now, if another one did: its connection
+    /// is to be `replaced` (§3).
+    @discardableResult
     public func attach(userID: String, deviceID: String, platform: String?, brokerID: String, now: Int64,
-                       maxOnline: Int = 0, maxStored: Int = 0) async throws
+                       maxOnline: Int = 0, maxStored: Int = 0) async throws -> String?
     {
         let logger = self.logger
-        try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
+        return try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger).drain()
             let (stored, online) = try await ClusterRows.devices(of: userID, on: connection, logger: logger)
             if maxOnline > 0, online.subtracting([deviceID]).count >= maxOnline {
@@ -70,10 +73,15 @@ extension ClusterExecutor {
                 ON CONFLICT (user_id, device_id) DO UPDATE SET
                     last_seen_at = excluded.last_seen_at, platform = coalesce(excluded.platform, devices.platform)
                 """, logger: logger).drain()
+            var previous: String?
+            for try await holder in try await connection.query(
+                "SELECT broker_id FROM presence WHERE user_id = \(userID) AND device_id = \(deviceID)", logger: logger
+            ).decode(String.self) { previous = holder }
             try await connection.query("""
                 INSERT INTO presence (user_id, device_id, broker_id) VALUES (\(userID), \(deviceID), \(brokerID))
                 ON CONFLICT (user_id, device_id) DO UPDATE SET broker_id = excluded.broker_id, since = now()
                 """, logger: logger).drain()
+            return online.contains(deviceID) && previous != brokerID ? previous : nil
         } }
     }
 

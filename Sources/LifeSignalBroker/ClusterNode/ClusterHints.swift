@@ -22,6 +22,22 @@ enum ClusterHints {
         return payloads
     }
 
+    /// The notice that `deviceID` of `userID` connected to `brokerID`: the broker that held it
+    /// closes its connection there with `replaced` (§3).
+    static func replaced(userID: String, deviceID: String, brokerID: String) -> String {
+        "\(replacedPrefix)\(userID) \(deviceID) \(brokerID)"
+    }
+
+    static let replacedPrefix = "replaced "
+
+    /// A `replaced` notice's parts, or nil for a payload of hints.
+    static func parseReplaced(_ payload: String) -> (userID: String, deviceID: String, brokerID: String)? {
+        guard payload.hasPrefix(replacedPrefix) else { return nil }
+        let parts = payload.dropFirst(replacedPrefix.count).split(separator: " ", maxSplits: 2)
+        guard parts.count == 3 else { return nil }
+        return (String(parts[0]), String(parts[1]), String(parts[2]))
+    }
+
     /// The pairs of a payload; malformed pairs are skipped (a hint is never trusted for more
     /// than "look").
     static func parse(_ payload: String) -> [(userID: String, seq: Int64)] {

@@ -15,10 +15,15 @@ extension ClusterNode {
         let (brokerID, configuration) = (self.brokerID, self.configuration)
         run({ executor -> ClusterGreeting? in
             guard try await executor.authenticate(userID: hello.userID, token: hello.token) else { return nil }
-            try await executor.attach(userID: hello.userID, deviceID: hello.deviceID, platform: hello.platform,
-                                      brokerID: brokerID, now: WallClock.nowMs(),
-                                      maxOnline: configuration.maxDevicesPerUser,
-                                      maxStored: configuration.maxStoredDevices)
+            let previous = try await executor.attach(
+                userID: hello.userID, deviceID: hello.deviceID, platform: hello.platform, brokerID: brokerID,
+                now: WallClock.nowMs(), maxOnline: configuration.maxDevicesPerUser,
+                maxStored: configuration.maxStoredDevices)
+            if previous != nil {
+                // Best effort: a broker that misses it keeps a connection whose device is gone.
+                try? await executor.notify(ClusterHints.replaced(userID: hello.userID, deviceID: hello.deviceID,
+                                                                 brokerID: brokerID))
+            }
             return try await Self.greeting(for: hello, executor: executor, configuration: configuration)
         }, then: { [self] result in
             switch result {

@@ -67,6 +67,25 @@ struct ClusterSyncTests {
     }
 }
 
+extension ClusterSyncTests {
+    @Test func aDeviceThatConnectsToAnotherBrokerReplacesItsOldConnection() throws {
+        let cluster = try TestCluster(brokers: 2)
+        let alice = try Person("Alice", port: cluster.ports[0])
+        let old = try RawConnection(port: cluster.ports[0])
+        #expect(old.hello(alice.credential, device: "tablet")?.okFields != nil)
+        let new = try RawConnection(port: cluster.ports[1])
+        #expect(new.hello(alice.credential, device: "tablet")?.okFields != nil)
+        // The old connection is told and closed (§3); the new one stays.
+        var replaced = false
+        while let message = old.next(timeout: .seconds(10)) {
+            if message.errorCode == .replaced { replaced = true }
+        }
+        #expect(replaced)
+        #expect(old.waitForClose())
+        #expect(new.request(Op.keepalive)?.okFields != nil)
+    }
+}
+
 extension TestCluster {
     /// The user's head seq as PostgreSQL has it.
     func head(of userID: String) throws -> Int64 {
