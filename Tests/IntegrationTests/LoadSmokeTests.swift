@@ -168,13 +168,36 @@ struct LoadSmokeTests {
         #expect(outcome.stdout.isEmpty)
     }
 
+    @Test func failoverMovesTheKilledBrokersDevicesWithNothingMissedOrRepeated() throws {
+        let cluster = try TestCluster(brokers: 2)
+        let report = try runReport(
+            ["load", "failover", "--devices", "8", "--updates", "3", "--duration", "60",
+             "--kill-pid", "\(cluster.brokers[0].pid)", "--json"],
+            on: cluster.brokers, timeout: .seconds(90))
+        #expect(report.string(at: "scenario") == "failover")
+        // Devices 0, 2, 4 and 6 were on the killed broker.
+        #expect(report.int(at: "moved") == 4)
+        #expect(report.int(at: "resumed") == 4)
+        #expect(report.int(at: "updatesAnswered") == 12)
+        #expect(report.int(at: "missed") == 0)
+        #expect(report.int(at: "repeated") == 0)
+        #expect(report.int(at: "latencyUs", "p99") != nil)
+    }
+
     /// Runs `lsclient load` to a clean exit and returns its `--json` report: stdout is exactly one
     /// JSON document (progress goes to stderr).
     private func runReport(
         _ arguments: [String], on broker: BrokerProcess, timeout: Duration,
         sourceLocation: SourceLocation = #_sourceLocation
     ) throws -> JSONObject {
-        let outcome = try LSClient(broker: broker).run(arguments, timeout: timeout)
+        try runReport(arguments, on: [broker], timeout: timeout, sourceLocation: sourceLocation)
+    }
+
+    private func runReport(
+        _ arguments: [String], on brokers: [BrokerProcess], timeout: Duration,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) throws -> JSONObject {
+        let outcome = try LSClient(brokers: brokers).run(arguments, timeout: timeout)
         #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)", sourceLocation: sourceLocation)
         return try #require(JSONLine.parse(outcome.stdout), "stdout:\n\(outcome.stdout)",
                             sourceLocation: sourceLocation)

@@ -16,13 +16,13 @@ struct LoadCommand: ParsableCommand {
             Scenarios: keepalive (closed-loop round trips), pings (open-loop ping → notification), \
             idle (online devices at rest: the broker's RSS per device), storm (everyone reconnects \
             at once with resume; catch-ups checked), fanout (alerts to many responders, open loop), \
-            flood (connections that never say hello; registers nothing). One process holds at most \
+            flood (connections that never say hello; registers nothing), failover (a cluster's             first broker killed under its devices, which resume on the next). One process holds at most \
             about 20,000 sockets (DESIGN §4): for more, run several, each with its own \
             --device-offset.
             """,
         subcommands: [
             KeepaliveLoadCommand.self, PingsLoadCommand.self, IdleLoadCommand.self, StormLoadCommand.self,
-            FanoutLoadCommand.self, FloodLoadCommand.self, HostileLoadCommand.self,
+            FanoutLoadCommand.self, FloodLoadCommand.self, HostileLoadCommand.self, FailoverLoadCommand.self,
         ]
     )
 }

@@ -19,7 +19,8 @@ final class LoadDevice: TCPConnectionDelegate {
     let deviceID: String
     private unowned let delegate: LoadDeviceDelegate
     private let loop: EventLoop
-    private let broker: Endpoint
+    /// Where `connect()` goes; a scenario may move the device to another broker (failover).
+    var broker: Endpoint
     private let sourceAddress: String?
 
     private(set) var state = State.idle
