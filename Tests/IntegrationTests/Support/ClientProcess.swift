@@ -8,6 +8,8 @@ struct LSClient {
     /// The brokers the client is given, in order (`--broker a,b,c`): one, or a cluster's.
     let brokers: [BrokerProcess]
     var broker: BrokerProcess { brokers[0] }
+    /// Addresses given as they are, for brokers this test did not start (deploy/local-cluster's).
+    private let fixedAddresses: String?
 
     init(broker: BrokerProcess) {
         self.init(brokers: [broker])
@@ -15,6 +17,13 @@ struct LSClient {
 
     init(brokers: [BrokerProcess]) {
         self.brokers = brokers
+        fixedAddresses = nil
+        configDirectory = TemporaryDirectory("lsclient")
+    }
+
+    init(addresses: String) {
+        brokers = []
+        fixedAddresses = addresses
         configDirectory = TemporaryDirectory("lsclient")
     }
 
@@ -33,7 +42,7 @@ struct LSClient {
         process.executableURL = Binaries.client
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging([
-            "LSCLIENT_CONFIG_DIR": configDirectory.path, "LSCLIENT_BROKER": brokers.map(\.address).joined(separator: ","),
+            "LSCLIENT_CONFIG_DIR": configDirectory.path, "LSCLIENT_BROKER": fixedAddresses ?? brokers.map(\.address).joined(separator: ","),
         ]) { $1 }
         return process
     }
