@@ -34,10 +34,11 @@ final class UserFeed: @unchecked Sendable {
     /// Nothing here needs the feed any more.
     var isIdle: Bool { connections.isEmpty && !isReading && waiters.isEmpty }
 
-    /// Events of this user just committed by this broker, in seq order.
+    /// Events of this user just committed by this broker, in seq order: sent at once when they
+    /// follow on, even while a read is under way (it sends only what is past `delivered`).
     func offer(_ events: [CommittedEvent]) {
         guard let last = events.last?.seq, last > delivered else { return }
-        guard !isReading, let first = events.first?.seq, first <= delivered + 1 else { return want(last) }
+        guard let first = events.first?.seq, first <= delivered + 1 else { return want(last) }
         for event in events where event.seq == delivered + 1 { send(seq: event.seq, frame: event.frame) }
         finishedSending()
     }
