@@ -69,8 +69,7 @@ final class ThrowawayPostgres {
 
     /// Output goes nowhere: the server started inherits it, and a pipe would never end.
     private func run(_ command: String) throws {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/throwaway-postgres")
+        let script = repositoryRoot.appendingPathComponent("scripts/throwaway-postgres")
         let process = Process()
         process.executableURL = script
         process.arguments = [command, directory.path]

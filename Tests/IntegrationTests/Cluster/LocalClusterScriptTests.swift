@@ -34,18 +34,7 @@ struct LocalClusterScriptTests {
 
     /// Runs deploy/local-cluster with the lsbroker under test; its exit status and output.
     static func script(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = root.appendingPathComponent("deploy/local-cluster")
-        process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["LSBROKER": Binaries.broker.path]) { $1 }
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try runCommand(repositoryRoot.appendingPathComponent("deploy/local-cluster"), arguments,
+                       environment: ["LSBROKER": Binaries.broker.path])
     }
 }

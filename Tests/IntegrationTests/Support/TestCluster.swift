@@ -60,17 +60,10 @@ final class FreshDatabase: @unchecked Sendable {
 
     @discardableResult
     private static func psql(_ url: String, _ statement: String) throws -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["psql", withoutOptions(url), "-v", "ON_ERROR_STOP=1", "-At", "-c", statement]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else { throw PSQLFailed(statement: statement, output: text) }
+        let (status, text) = try runCommand(
+            URL(fileURLWithPath: "/usr/bin/env"),
+            ["psql", withoutOptions(url), "-v", "ON_ERROR_STOP=1", "-At", "-c", statement])
+        guard status == 0 else { throw PSQLFailed(statement: statement, output: text) }
         return text.split(separator: "\n").map(String.init)
     }
 
