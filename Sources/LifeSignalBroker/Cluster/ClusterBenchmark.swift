@@ -21,7 +21,7 @@ public enum ClusterBenchmark {
                            logger: Logger) async throws -> Result {
         var databases: [ClusterDatabase] = []
         do {
-            for _ in 0..<brokers { databases.append(try await ClusterDatabase.open(url, logger: logger)) }
+            for _ in 0..<brokers { databases.append(try await ClusterDatabase.open(url, logger: logger, timeout: .seconds(120))) }
             let result = try await measure(on: databases, pairs: pairs, inFlight: inFlight, seconds: seconds,
                                            logger: logger)
             for database in databases { await database.close() }
