@@ -192,6 +192,6 @@ struct SafetyViewTests {
     @Test func helloNamesTheBrokerServingTheConnection() throws {
         let device = try RawConnection(port: broker.port)
         let fields = try #require(device.hello(alice.credential, device: "laptop")?.okFields)
-        #expect(fields["broker"]?.stringValue?.hasSuffix(":\(broker.port)") == true)
+        #expect(fields["broker"]?.stringValue?.hasSuffix(":\(device.port)") == true)
     }
 }

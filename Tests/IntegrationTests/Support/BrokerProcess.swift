@@ -14,17 +14,19 @@ final class BrokerProcess: @unchecked Sendable {
     private(set) var port = 0
     private(set) var process: Process?
     private(set) var output: OutputCollector?
-    /// With LIFESIGNAL_TEST_ON_POSTGRES=1, a broker started without `--postgres` serves as a
-    /// (one-broker) cluster on a fresh database of its own, so that the protocol's rule suites run
-    /// unchanged against the cluster executor (`scripts/test-cluster-rules`).
+    /// With LIFESIGNAL_TEST_ON_POSTGRES=N, a broker started without `--postgres` serves as a
+    /// cluster on a fresh database of its own, so that the protocol's rule suites run unchanged
+    /// against the cluster executor (`scripts/test`). With N > 1 it is N brokers: these siblings
+    /// start, stop and restart with it, and connections to it are dealt over all (`ClusterSpread`).
     private let clusterDatabase: FreshDatabase?
+    private var siblings: [BrokerProcess] = []
 
     /// Where `lsbroker pushes` and other tools find this broker's store.
     var storeArguments: [String] {
         clusterDatabase.map { ["--postgres", $0.url] } ?? ["--data-dir", dataDirectory.path]
     }
 
-    static var onPostgres: Bool { ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_ON_POSTGRES"] == "1" }
+    static var onPostgres: Bool { ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_ON_POSTGRES"] != nil }
 
     init(arguments: [String] = [], dataDirectory: TemporaryDirectory = TemporaryDirectory("broker"),
          openFileLimit: Int? = nil, fileCreationMask: Int? = nil, environment: [String: String] = [:]) throws {
@@ -41,6 +43,14 @@ final class BrokerProcess: @unchecked Sendable {
         self.fileCreationMask = fileCreationMask
         self.environment = environment
         try start()
+        if let clusterDatabase, ClusterSpread.brokersPerTest > 1 {
+            for _ in 1..<ClusterSpread.brokersPerTest {
+                siblings.append(try BrokerProcess(
+                    arguments: extraArguments, openFileLimit: openFileLimit, fileCreationMask: fileCreationMask,
+                    environment: environment))
+            }
+            ClusterSpread.register(ports: [port] + siblings.map(\.port), database: clusterDatabase)
+        }
     }
 
     var address: String { "127.0.0.1:\(port)" }
@@ -49,6 +59,11 @@ final class BrokerProcess: @unchecked Sendable {
     /// Starts (or restarts, on the same data directory) and waits for its "listening" line.
     /// On a restart the same port is asked for, so clients with the old address reconnect.
     func start() throws {
+        try startProcess()
+        for sibling in siblings { try sibling.start() }
+    }
+
+    private func startProcess() throws {
         let process = Process()
         let arguments = ["serve", "--port", "\(port)", "--data-dir", dataDirectory.path] + extraArguments
         var shellSetup: [String] = []
@@ -87,6 +102,7 @@ final class BrokerProcess: @unchecked Sendable {
     /// has already exited is reaped too (else Foundation keeps its Process: LeakSanitizer).
     @discardableResult
     func stop(signal: Int32 = SIGTERM) -> Int32 {
+        for sibling in siblings { sibling.stop(signal: signal) }
         guard let process else { return 0 }
         if process.isRunning {
             kill(process.processIdentifier, signal)
@@ -109,6 +125,7 @@ final class BrokerProcess: @unchecked Sendable {
     func restart(arguments: [String]) throws {
         stop(signal: SIGTERM)
         extraArguments = arguments + (clusterDatabase.map { ["--postgres", $0.url] } ?? [])
+        for sibling in siblings { sibling.extraArguments = extraArguments }
         try start()
     }
 
@@ -120,7 +137,10 @@ final class BrokerProcess: @unchecked Sendable {
         return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
     }
 
-    deinit { stop(signal: SIGKILL) }
+    deinit {
+        if !siblings.isEmpty { ClusterSpread.unregister(ports: [port] + siblings.map(\.port)) }
+        stop(signal: SIGKILL)
+    }
 }
 
 struct BrokerFailedToStart: Error, CustomStringConvertible {

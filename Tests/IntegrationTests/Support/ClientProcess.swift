@@ -37,12 +37,18 @@ struct LSClient {
         var events: [JSONObject] { objects.filter { $0["type"]?.stringValue == "event" } }
     }
 
+    /// `--broker`'s list: on a test cluster (`ClusterSpread`) each process starts at another broker.
+    var brokerList: String {
+        fixedAddresses ?? brokers.flatMap { ClusterSpread.addresses(startingAt: $0.port) ?? [$0.address] }
+            .joined(separator: ",")
+    }
+
     private func makeProcess(_ arguments: [String]) -> Process {
         let process = Process()
         process.executableURL = Binaries.client
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging([
-            "LSCLIENT_CONFIG_DIR": configDirectory.path, "LSCLIENT_BROKER": fixedAddresses ?? brokers.map(\.address).joined(separator: ","),
+            "LSCLIENT_CONFIG_DIR": configDirectory.path, "LSCLIENT_BROKER": brokerList,
         ]) { $1 }
         return process
     }

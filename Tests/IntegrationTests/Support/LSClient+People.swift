@@ -63,7 +63,7 @@ extension LSClient {
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = nil  // the test runner's own choice is not the person's
         process.environment = environment.merging([
-            "LSCLIENT_CONFIG_DIR": configDirectory.path, "LSCLIENT_BROKER": broker.address, "TERM": "xterm",
+            "LSCLIENT_CONFIG_DIR": configDirectory.path, "LSCLIENT_BROKER": brokerList, "TERM": "xterm",
         ]) { $1 }.merging(extra) { $1 }
         let out = Pipe()
         process.standardOutput = out

@@ -1,3 +1,4 @@
+import Foundation
 import LifeSignalProtocol
 import Testing
 
@@ -74,8 +75,20 @@ final class Person {
 
 extension RawConnection {
     /// The events this device has been sent until now: a keepalive is the barrier, since
-    /// whatever the broker sent before answering it arrives before the answer.
+    /// whatever the broker sent before answering it arrives before the answer. On a test cluster
+    /// it also waits for the events of its user committed through other brokers (`ClusterSpread`).
     func settle() -> [ReceivedEvent] {
+        var events = eventsUntilKeepaliveAnswered()
+        guard let userID, let head = ClusterSpread.head(of: userID, port: port) else { return events }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while lastSeq < head && !isClosed && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.005)
+            events += eventsUntilKeepaliveAnswered()
+        }
+        return events
+    }
+
+    private func eventsUntilKeepaliveAnswered() -> [ReceivedEvent] {
         let rid = send(Op.keepalive)
         var events: [ReceivedEvent] = []
         while let message = next() {

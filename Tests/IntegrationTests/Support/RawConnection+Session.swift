@@ -22,7 +22,9 @@ extension RawConnection {
             "device": .string(device),
         ]
         if let resume { fields["resume"] = .int(resume) }
-        return request(Op.hello, fields)
+        let answer = request(Op.hello, fields)
+        if answer?.okFields != nil { userID = credential.userID }
+        return answer
     }
 
     /// A connection that has registered a fresh user and said hello as `device`.

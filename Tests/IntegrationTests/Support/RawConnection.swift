@@ -9,11 +9,19 @@ final class RawConnection {
     private var decoder = FrameDecoder(maxFrameBytes: 16 * 1024 * 1024)
     private var received: [ServerMessage] = []
     private var nextRid: Int64 = 1
+    /// The broker's port this connection went to (on a test cluster, the one it was dealt).
+    let port: Int
+    /// The user this connection said hello as (set by `hello`), and the last seq it was sent
+    /// (by an event or a snapshot): what settling on a cluster waits for.
+    var userID: String?
+    private(set) var lastSeq: Int64 = 0
 
     /// `receiveBuffer` shrinks the kernel's receive buffer (set before connecting), for a reader
     /// that falls behind quickly. `source` binds the local end to another loopback address
     /// (127.0.0.2…), to look like another host.
     init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil, source: String? = nil) throws {
+        let port = ClusterSpread.deal(port)
+        self.port = port
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw RawError.socket(errno) }
         if var size = receiveBuffer {
@@ -150,7 +158,14 @@ final class RawConnection {
         receivedBytes += count
         try? chunk.withUnsafeBytes { bytes in
             try decoder.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { body in
-                if let message = try? ServerMessage.parse(body) { received.append(message) }
+                if let message = try? ServerMessage.parse(body) {
+                    switch message {
+                    case .event(let seq, _, _): lastSeq = max(lastSeq, seq)
+                    case .snapshot(let snapshot): lastSeq = snapshot.seq
+                    default: break
+                    }
+                    received.append(message)
+                }
                 return true
             }
         }
