@@ -86,4 +86,34 @@ import Testing
             #expect(notifications?.notifications.filter { $0.type == .pingResponse }.count == 5)
         }
     }
+
+    /// Contact rows of several steps go in one statement, but never past a removal: a relationship
+    /// added, removed and added again within one batch ends as the last step left it, and one
+    /// added and then removed leaves no row.
+    @Test func contactRowsKeepTheirOrderAroundARemovalWithinABatch() async throws {
+        try await cluster.withCluster(brokers: 1) { brokers in
+            let executor = brokers[0]
+            try await cluster.register(["A", "B", "C"], on: executor)
+            func add(_ other: String, responder: Bool) -> ClusterExecutor.BatchedStep {
+                .init(userID: "u_A", involving: .named(["u_\(other)"])) { (step) throws(ProtocolError) in
+                    try ContactRules.add("u_\(other)", by: "u_A", qrCode: "qr_\(other)", isResponder: responder,
+                                         isDependent: !responder, maxContacts: 0, in: &step)
+                }
+            }
+            func remove(_ other: String) -> ClusterExecutor.BatchedStep {
+                .init(userID: "u_A", involving: .named(["u_\(other)"])) { (step) throws(ProtocolError) in
+                    try ContactRules.remove("u_\(other)", by: "u_A", in: &step)
+                }
+            }
+            let batch = try await executor.performBatch(
+                [add("B", responder: true), add("C", responder: true), remove("B"), add("B", responder: false),
+                 remove("C")], now: 1)
+            #expect(batch.outcomes.allSatisfy { if case .committed = $0 { true } else { false } })
+            let accounts = Dictionary(uniqueKeysWithValues: try await executor.accounts(["u_A", "u_B", "u_C"]).map { ($0.id, $0) })
+            #expect(accounts["u_A"]?.contacts.keys.sorted() == ["u_B"])
+            #expect(accounts["u_A"]?.contacts["u_B"].map { ($0.isResponder, $0.isDependent) } ?? (true, true) == (false, true))
+            #expect(accounts["u_B"]?.contacts["u_A"].map { ($0.isResponder, $0.isDependent) } ?? (false, false) == (true, false))
+            #expect(accounts["u_C"]?.contacts.isEmpty == true)
+        }
+    }
 }

@@ -120,8 +120,8 @@ public struct ClusterExecutor: Sendable {
         var lastSeqs: [[String: Int64]] = []
     }
 
-    /// Writes the effects of `steps`, in order, in their transaction: the changes (a run of contact
-    /// rows in one statement), the notifications in one statement with the pushes for the devices
+    /// Writes the effects of `steps`, in order, in their transaction: the changes (each run of
+    /// contact rows, across steps, in one statement), the notifications in one statement with the pushes for the devices
     /// online nowhere, and every user's events with the seqs after their locked head, all in one
     /// statement; then prunes what retention no longer keeps.
     static func write(_ steps: [Step], heads: [String: ClusterRows.Head], eventRetention: Int,
@@ -134,14 +134,13 @@ public struct ClusterExecutor: Sendable {
         var notifications: [(userID: String, notification: LifeSignalProtocol.Notification, preferences: Preferences)] = []
         for (index, step) in steps.enumerated() {
             for effect in step.effects {
-                if case .store(.upsertContact(let record)) = effect {
-                    contactRows.append(record)
-                    continue
-                }
-                try await ClusterRows.upsert(contactRows, on: connection, logger: logger)
-                contactRows = []
                 switch effect {
+                case .store(.upsertContact(let record)):
+                    contactRows.append(record)
                 case .store(let change):
+                    // Contact rows written so far go first: a later change may delete one of them.
+                    try await ClusterRows.upsert(contactRows, on: connection, logger: logger)
+                    contactRows = []
                     try await ClusterRows.apply(change, on: connection, logger: logger)
                 case .event(let userID, let name, let data):
                     pending[userID, default: []].append((index, name, data))
