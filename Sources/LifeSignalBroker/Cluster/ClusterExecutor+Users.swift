@@ -32,10 +32,11 @@ extension ClusterExecutor {
     /// broker's feeds read after hints for many users.
     public func events(after seqs: [String: Int64]) async throws -> [String: [(seq: Int64, body: String)]] {
         let rows = try await collect("""
-            SELECT e.user_id, e.seq, e.body
+            SELECT w.user_id, e.seq, e.body
             FROM unnest(\(Array(seqs.keys))::text[], \(Array(seqs.values))::bigint[]) AS w(user_id, after)
-            JOIN events e ON e.user_id = w.user_id AND e.seq > w.after
-            ORDER BY e.user_id, e.seq
+            CROSS JOIN LATERAL (SELECT seq, body FROM events
+                                WHERE user_id = w.user_id AND seq > w.after ORDER BY seq) e
+            ORDER BY w.user_id, e.seq
             """) { try $0.decode((String, Int64, String).self) }
         var events: [String: [(seq: Int64, body: String)]] = [:]
         for (userID, seq, body) in rows { events[userID, default: []].append((seq, body)) }
