@@ -19,4 +19,15 @@ extension ClusterExecutor {
             return values
         }
     }
+
+    /// Runs one prepared statement on a leased connection; each row as `decode` makes it.
+    func collect<Text, T: Sendable>(_ statement: Prepared<Text>,
+                                    _ decode: @escaping @Sendable (PostgresRow) throws -> T) async throws -> [T] {
+        let logger = self.logger
+        return try await database.withConnection { connection in
+            var values: [T] = []
+            for try await row in try await connection.run(statement, logger: logger) { values.append(try decode(row)) }
+            return values
+        }
+    }
 }

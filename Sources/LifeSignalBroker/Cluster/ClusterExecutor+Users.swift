@@ -31,15 +31,23 @@ extension ClusterExecutor {
     /// The committed events of several users, each after its own seq, in one query: what a
     /// broker's feeds read after hints for many users.
     public func events(after seqs: [String: Int64]) async throws -> [String: [(seq: Int64, body: String)]] {
-        let rows = try await collect("""
-            SELECT w.user_id, e.seq, e.body
-            FROM unnest(\(Array(seqs.keys))::text[], \(Array(seqs.values))::bigint[]) AS w(user_id, after)
-            CROSS JOIN LATERAL (SELECT seq, body FROM events
-                                WHERE user_id = w.user_id AND seq > w.after ORDER BY seq) e
-            ORDER BY w.user_id, e.seq
-            """) { try $0.decode((String, Int64, String).self) }
+        let rows = try await collect(Prepared<EventsAfter>(Array(seqs.keys), Array(seqs.values))) {
+            try $0.decode((String, Int64, String).self)
+        }
         var events: [String: [(seq: Int64, body: String)]] = [:]
         for (userID, seq, body) in rows { events[userID, default: []].append((seq, body)) }
         return events
+    }
+
+    /// An index scan per user (LATERAL): a plain join of the list with the log is planned as a
+    /// scan of the whole log once the list is long.
+    enum EventsAfter: StatementText {
+        static let sql = """
+            SELECT w.user_id, e.seq, e.body
+            FROM unnest($1::text[], $2::bigint[]) AS w(user_id, after)
+            CROSS JOIN LATERAL (SELECT seq, body FROM events
+                                WHERE user_id = w.user_id AND seq > w.after ORDER BY seq) e
+            ORDER BY w.user_id, e.seq
+            """
     }
 }

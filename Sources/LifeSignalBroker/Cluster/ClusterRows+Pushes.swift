@@ -33,21 +33,27 @@ extension ClusterRows {
         -> [String: (devices: [DeviceRecord], online: Set<String>)]
     {
         var found: [String: (devices: [DeviceRecord], online: Set<String>)] = [:]
-        let rows = try await connection.query("""
-            SELECT d.user_id, d.device_id, d.platform, d.push_token, d.last_seen_at, EXISTS (
-                SELECT 1 FROM presence p JOIN brokers b ON b.broker_id = p.broker_id
-                WHERE p.user_id = d.user_id AND p.device_id = d.device_id
-                  AND b.heartbeat_at > now() - make_interval(secs => \(Double(presenceExpirySeconds))))
-            FROM devices d WHERE d.user_id = ANY(\(userIDs)) AND d.push_token IS NOT NULL
-            """, logger: logger)
-        for try await (userID, deviceID, platform, token, lastSeen, isOnline) in rows.decode(
-            (String, String, String?, String?, Int64?, Bool).self) {
+        let rows = try await connection.run(Prepared<PushableDevices>(userIDs, Double(presenceExpirySeconds)),
+                                            logger: logger)
+        for try await row in rows {
+            let (userID, deviceID, platform, token, lastSeen, isOnline) =
+                try row.decode((String, String, String?, String?, Int64?, Bool).self)
             found[userID, default: ([], [])].devices.append(DeviceRecord(
                 key: DeviceKey(userID: userID, deviceID: deviceID), platform: platform, pushToken: token,
                 lastSeenAt: lastSeen))
             if isOnline { found[userID, default: ([], [])].online.insert(deviceID) }
         }
         return found
+    }
+
+    enum PushableDevices: StatementText {
+        static let sql = """
+            SELECT d.user_id, d.device_id, d.platform, d.push_token, d.last_seen_at, EXISTS (
+                SELECT 1 FROM presence p JOIN brokers b ON b.broker_id = p.broker_id
+                WHERE p.user_id = d.user_id AND p.device_id = d.device_id
+                  AND b.heartbeat_at > now() - make_interval(secs => $2::double precision))
+            FROM devices d WHERE d.user_id = ANY($1::text[]) AND d.push_token IS NOT NULL
+            """
     }
 
     /// Records a push once per notification and token (§7), in the notification's transaction.

@@ -9,10 +9,27 @@ enum ClusterRows {
         let oldestRetained: Int64
     }
 
-    private static let userColumns = """
+    fileprivate static let userColumns = """
         id, name, phone, qr_code, check_in_interval_sec, last_check_in_at, check_in_deadline, is_non_responsive,
         alert_id, alert_started_at, alert_message, push_enabled, muted_types, created_at, seq, oldest_retained_seq
         """
+
+    enum ReadUsers: StatementText {
+        static let sql = "SELECT \(userColumns) FROM users WHERE id = ANY($1::text[])"
+    }
+
+    /// In ascending id order, so that steps touching the same users never deadlock.
+    enum LockUsers: StatementText {
+        static let sql = "SELECT \(userColumns) FROM users WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE"
+    }
+
+    enum ReadContacts: StatementText {
+        static let sql = """
+            SELECT user_id, contact_id, is_responder, is_dependent, added_at,
+                   incoming_ping_id, incoming_ping_at, outgoing_ping_id, outgoing_ping_at
+            FROM contacts WHERE user_id = ANY($1::text[])
+            """
+    }
 
     /// The accounts of `ids` that exist: each user's document and their side of each relationship.
     static func accounts(_ ids: [String], on connection: PostgresConnection, logger: Logger) async throws
@@ -34,9 +51,9 @@ enum ClusterRows {
     {
         var users: [User] = []
         var heads: [String: Head] = [:]
-        let lock = locking ? "ORDER BY id FOR UPDATE" : ""
-        let userRows = try await connection.query(
-            "SELECT \(unescaped: userColumns) FROM users WHERE id = ANY(\(ids)) \(unescaped: lock)", logger: logger)
+        let userRows = locking
+            ? try await connection.run(Prepared<LockUsers>(ids), logger: logger)
+            : try await connection.run(Prepared<ReadUsers>(ids), logger: logger)
         for try await row in userRows {
             let cells = row.makeRandomAccess()
             let user = try user(from: cells)
@@ -53,12 +70,7 @@ enum ClusterRows {
         -> [String: [String: ContactRecord]]
     {
         var contacts: [String: [String: ContactRecord]] = [:]
-        let contactRows = try await connection.query("""
-            SELECT user_id, contact_id, is_responder, is_dependent, added_at,
-                   incoming_ping_id, incoming_ping_at, outgoing_ping_id, outgoing_ping_at
-            FROM contacts WHERE user_id = ANY(\(ids))
-            """, logger: logger)
-        for try await row in contactRows {
+        for try await row in try await connection.run(Prepared<ReadContacts>(ids), logger: logger) {
             let record = try contact(from: row.makeRandomAccess())
             contacts[record.userID, default: [:]][record.contactID] = record
         }
@@ -139,22 +151,26 @@ enum ClusterRows {
         var last: [String: Int] = [:]
         for (index, record) in written.enumerated() { last[record.userID + "\u{0}" + record.contactID] = index }
         let records = last.values.sorted().map { written[$0] }
-        try await connection.query("""
+        try await connection.run(Prepared<UpsertContacts>(
+            records.map(\.userID), records.map(\.contactID), records.map(\.isResponder), records.map(\.isDependent),
+            records.map(\.addedAt), records.map { $0.incomingPing?.id ?? "" }, records.map { $0.incomingPing?.sentAt ?? 0 },
+            records.map { $0.outgoingPing?.id ?? "" }, records.map { $0.outgoingPing?.sentAt ?? 0 }), logger: logger).drain()
+    }
+
+    enum UpsertContacts: StatementText {
+        static let sql = """
             INSERT INTO contacts (user_id, contact_id, is_responder, is_dependent, added_at,
                                   incoming_ping_id, incoming_ping_at, outgoing_ping_id, outgoing_ping_at)
             SELECT u, c, r, d, a, NULLIF(ii, ''), CASE WHEN ii = '' THEN NULL ELSE ia END,
                    NULLIF(oi, ''), CASE WHEN oi = '' THEN NULL ELSE oa END
-            FROM unnest(\(records.map(\.userID))::text[], \(records.map(\.contactID))::text[],
-                        \(records.map(\.isResponder))::boolean[], \(records.map(\.isDependent))::boolean[],
-                        \(records.map(\.addedAt))::bigint[],
-                        \(records.map { $0.incomingPing?.id ?? "" })::text[], \(records.map { $0.incomingPing?.sentAt ?? 0 })::bigint[],
-                        \(records.map { $0.outgoingPing?.id ?? "" })::text[], \(records.map { $0.outgoingPing?.sentAt ?? 0 })::bigint[])
+            FROM unnest($1::text[], $2::text[], $3::boolean[], $4::boolean[], $5::bigint[],
+                        $6::text[], $7::bigint[], $8::text[], $9::bigint[])
                  AS rows(u, c, r, d, a, ii, ia, oi, oa)
             ON CONFLICT (user_id, contact_id) DO UPDATE SET
                 is_responder = excluded.is_responder, is_dependent = excluded.is_dependent,
                 incoming_ping_id = excluded.incoming_ping_id, incoming_ping_at = excluded.incoming_ping_at,
                 outgoing_ping_id = excluded.outgoing_ping_id, outgoing_ping_at = excluded.outgoing_ping_at
-            """, logger: logger).drain()
+            """
     }
 
     private static func update(_ user: User, on connection: PostgresConnection, logger: Logger) async throws {
@@ -177,22 +193,26 @@ enum ClusterRows {
     {
         let items = notifications.map(\.notification)
         func text(_ json: JSONValue?) -> String { json.map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "" }
-        let rows = try await connection.query("""
+        let rows = try await connection.run(Prepared<InsertNotifications>(
+            items.map(\.id), notifications.map(\.userID), items.map(\.type.rawValue), items.map(\.title),
+            items.map(\.message), items.map(\.timestamp), items.map(\.isRead), items.map { $0.relatedContactID ?? "" },
+            items.map { $0.relatedAlertID ?? "" }, items.map { $0.relatedPingID ?? "" },
+            items.map { text($0.contactData?.json) }, items.map { text($0.alertData?.json) }), logger: logger)
+        var positions: [(userID: String, position: Int64)] = []
+        for try await row in rows { positions.append(try row.decode((String, Int64).self)) }
+        return positions
+    }
+
+    enum InsertNotifications: StatementText {
+        static let sql = """
             INSERT INTO notifications (id, user_id, type, title, message, timestamp, is_read, related_contact_id,
                                        related_alert_id, related_ping_id, contact_data, alert_data)
             SELECT i, u, t, ti, m, ts, r, NULLIF(rc, ''), NULLIF(ra, ''), NULLIF(rp, ''), NULLIF(cd, ''), NULLIF(ad, '')
-            FROM unnest(\(items.map(\.id))::text[], \(notifications.map(\.userID))::text[],
-                        \(items.map(\.type.rawValue))::text[], \(items.map(\.title))::text[], \(items.map(\.message))::text[],
-                        \(items.map(\.timestamp))::bigint[], \(items.map(\.isRead))::boolean[],
-                        \(items.map { $0.relatedContactID ?? "" })::text[], \(items.map { $0.relatedAlertID ?? "" })::text[],
-                        \(items.map { $0.relatedPingID ?? "" })::text[], \(items.map { text($0.contactData?.json) })::text[],
-                        \(items.map { text($0.alertData?.json) })::text[])
+            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::boolean[],
+                        $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
                  AS rows(i, u, t, ti, m, ts, r, rc, ra, rp, cd, ad)
             RETURNING user_id, position
-            """, logger: logger)
-        var positions: [(userID: String, position: Int64)] = []
-        for try await (userID, position) in rows.decode((String, Int64).self) { positions.append((userID, position)) }
-        return positions
+            """
     }
 
     /// Every user's new events and new heads in one statement: the seqs follow the heads read under
@@ -201,18 +221,24 @@ enum ClusterRows {
                              logger: Logger) async throws {
         guard !events.isEmpty else { return }
         let bodies = events.map { String(decoding: $0.frame.dropFirst(4), as: UTF8.self) }
-        try await connection.query("""
+        try await connection.run(Prepared<AppendEvents>(
+            Array(heads.keys), Array(heads.values), events.map(\.userID), events.map(\.seq), bodies), logger: logger)
+            .drain()
+    }
+
+    /// The new heads and the events under them in one statement.
+    enum AppendEvents: StatementText {
+        static let sql = """
             WITH heads AS (
-                UPDATE users SET seq = h.seq FROM unnest(\(Array(heads.keys))::text[], \(Array(heads.values))::bigint[]) AS h(id, seq)
+                UPDATE users SET seq = h.seq FROM unnest($1::text[], $2::bigint[]) AS h(id, seq)
                 WHERE users.id = h.id
             )
-            INSERT INTO events (user_id, seq, body)
-            SELECT * FROM unnest(\(events.map(\.userID))::text[], \(events.map(\.seq))::bigint[], \(bodies)::text[])
-            """, logger: logger).drain()
+            INSERT INTO events (user_id, seq, body) SELECT * FROM unnest($3::text[], $4::bigint[], $5::text[])
+            """
     }
 }
 
-extension PostgresRowSequence {
+extension AsyncSequence {
     /// Reads to the end, so the connection is free for the next statement.
     func drain() async throws { for try await _ in self {} }
 }
