@@ -120,84 +120,77 @@ public struct ClusterExecutor: Sendable {
         var lastSeqs: [[String: Int64]] = []
     }
 
-    /// Writes the effects of `steps`, in order, in their transaction: the changes (each run of
-    /// contact rows, across steps, in one statement), the notifications in one statement with the pushes for the devices
-    /// online nowhere, and every user's events with the seqs after their locked head, all in one
-    /// statement; then prunes what retention no longer keeps.
+    /// Writes the effects of `steps`, in order, in their transaction. A change other than a contact
+    /// row runs at once (after the contact rows before it: it may remove one); the rest goes in one
+    /// statement (`ClusterRows.write`): contact rows, every user's events with the seqs after their
+    /// locked head, the notifications, and their pushes to the devices online on no live broker
+    /// (read first, for all users at once). Then retention prunes what it no longer keeps.
     static func write(_ steps: [Step], heads: [String: ClusterRows.Head], eventRetention: Int,
                       notificationHistory: Int, on connection: PostgresConnection, logger: Logger) async throws
         -> Written
     {
         var written = Written(lastSeqs: Array(repeating: [:], count: steps.count))
+        var additions = ClusterRows.Additions()
         var pending: [String: [(step: Int, name: String, data: JSONValue)]] = [:]
-        var contactRows: [ContactRecord] = []
-        var notifications: [(userID: String, notification: LifeSignalProtocol.Notification, preferences: Preferences)] = []
+        var preferences: [Preferences] = []  // each notification's user's, as that step left them
         for (index, step) in steps.enumerated() {
             for effect in step.effects {
                 switch effect {
                 case .store(.upsertContact(let record)):
-                    contactRows.append(record)
+                    additions.contactRows.append(record)
                 case .store(let change):
-                    // Contact rows written so far go first: a later change may delete one of them.
-                    try await ClusterRows.upsert(contactRows, on: connection, logger: logger)
-                    contactRows = []
+                    try await ClusterRows.upsert(additions.contactRows, on: connection, logger: logger)
+                    additions.contactRows = []
                     try await ClusterRows.apply(change, on: connection, logger: logger)
                 case .event(let userID, let name, let data):
                     pending[userID, default: []].append((index, name, data))
                 case .notification(let userID, let notification):
-                    notifications.append((userID, notification,
-                                          step.accounts[userID]?.user.preferences ?? Preferences()))
+                    additions.notifications.append((userID, notification))
+                    preferences.append(step.accounts[userID]?.user.preferences ?? Preferences())
                     pending[userID, default: []].append(
                         (index, EventName.notificationAdded, ["notification": notification.json]))
                 }
             }
         }
-        try await ClusterRows.upsert(contactRows, on: connection, logger: logger)
-        written.pushes = try await store(notifications, notificationHistory: notificationHistory, on: connection,
-                                         logger: logger)
-        var newHeads: [String: Int64] = [:]
         for userID in pending.keys.sorted() {
             guard let head = heads[userID] else { throw ProtocolError(.internal, "user \(userID) was not locked") }
             for (offset, event) in pending[userID]!.enumerated() {
                 let seq = head.seq + 1 + Int64(offset)
-                written.events.append(CommittedEvent(userID: userID, seq: seq,
-                                                     frame: Outbound.event(seq: seq, name: event.name, data: event.data)))
+                additions.events.append(CommittedEvent(userID: userID, seq: seq,
+                                                       frame: Outbound.event(seq: seq, name: event.name, data: event.data)))
                 written.lastSeqs[event.step][userID] = seq
-                newHeads[userID] = seq
+                additions.heads[userID] = seq
             }
         }
-        try await ClusterRows.appendEvents(written.events, heads: newHeads, on: connection, logger: logger)
-        for (userID, newHead) in newHeads {
-            try await ClusterRows.pruneEvents(of: userID, head: newHead, oldestRetained: heads[userID]!.oldestRetained,
-                                              retention: eventRetention, on: connection, logger: logger)
-        }
-        return written
-    }
-
-    /// The notifications in one statement, each pushed to its user's devices that have a token and
-    /// are online on no live broker (read for all users at once), recorded once per token (§7).
-    private static func store(
-        _ notifications: [(userID: String, notification: LifeSignalProtocol.Notification, preferences: Preferences)],
-        notificationHistory: Int, on connection: PostgresConnection, logger: Logger
-    ) async throws -> [PushMessage] {
-        guard !notifications.isEmpty else { return [] }
-        let positions = try await ClusterRows.insert(notifications.map { ($0.userID, $0.notification) },
-                                                     on: connection, logger: logger)
-        let devices = try await ClusterRows.pushableDevices(of: Array(Set(notifications.map(\.userID))),
-                                                            on: connection, logger: logger)
-        var pushes: [PushMessage] = []
-        for (userID, notification, preferences) in notifications {
-            let (userDevices, online) = devices[userID] ?? ([], [])
-            for push in PushSelection.messages(for: notification, userID: userID, devices: userDevices,
-                                               isOnline: online.contains, preferences: preferences) {
-                try await ClusterRows.record(push, on: connection, logger: logger)
-                pushes.append(push)
-            }
-        }
+        additions.pushes = try await pushes(for: additions.notifications, preferences: preferences, on: connection,
+                                            logger: logger)
+        let positions = try await ClusterRows.write(additions, on: connection, logger: logger)
         for (userID, position) in positions where position % 64 == 0 {
             try await ClusterRows.keepNewestNotifications(notificationHistory, of: userID, on: connection, logger: logger)
         }
-        return pushes
+        for (userID, newHead) in additions.heads {
+            try await ClusterRows.pruneEvents(of: userID, head: newHead, oldestRetained: heads[userID]!.oldestRetained,
+                                              retention: eventRetention, on: connection, logger: logger)
+        }
+        written.events = additions.events
+        written.pushes = additions.pushes
+        return written
+    }
+
+    /// Each notification pushed to its user's devices that have a token and are online on no live
+    /// broker (read for all users at once); recorded once per token (§7) with the notifications.
+    private static func pushes(
+        for notifications: [(userID: String, notification: LifeSignalProtocol.Notification)],
+        preferences: [Preferences], on connection: PostgresConnection, logger: Logger
+    ) async throws -> [PushMessage] {
+        guard !notifications.isEmpty else { return [] }
+        let devices = try await ClusterRows.pushableDevices(of: Array(Set(notifications.map(\.userID))),
+                                                            on: connection, logger: logger)
+        return zip(notifications, preferences).flatMap { item, preferences in
+            let (userDevices, online) = devices[item.userID] ?? ([], [])
+            return PushSelection.messages(for: item.notification, userID: item.userID, devices: userDevices,
+                                          isOnline: online.contains, preferences: preferences)
+        }
     }
 
     /// A deadlock or a serialization failure: PostgreSQL rolled the transaction back; run it again.

@@ -55,14 +55,4 @@ extension ClusterRows {
             FROM devices d WHERE d.user_id = ANY($1::text[]) AND d.push_token IS NOT NULL
             """
     }
-
-    /// Records a push once per notification and token (§7), in the notification's transaction.
-    static func record(_ push: PushMessage, on connection: PostgresConnection, logger: Logger) async throws {
-        try await connection.query("""
-            INSERT INTO pushes (user_id, device_id, token, notification_id, body, created_at)
-            VALUES (\(push.userID), \(push.deviceID), \(push.token), \(push.notificationID),
-                    \(String(decoding: push.body, as: UTF8.self)), \(push.createdAt))
-            ON CONFLICT (notification_id, token) DO NOTHING
-            """, logger: logger).drain()
-    }
 }

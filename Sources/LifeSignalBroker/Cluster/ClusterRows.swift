@@ -147,10 +147,7 @@ enum ClusterRows {
     /// NULL here, so an absent ping travels as an empty id (ping ids are never empty).
     static func upsert(_ written: [ContactRecord], on connection: PostgresConnection, logger: Logger) async throws {
         guard !written.isEmpty else { return }
-        // One statement may not change a row twice: the last record of each row is its state.
-        var last: [String: Int] = [:]
-        for (index, record) in written.enumerated() { last[record.userID + "\u{0}" + record.contactID] = index }
-        let records = last.values.sorted().map { written[$0] }
+        let records = lastOfEachRow(written)
         try await connection.run(Prepared<UpsertContacts>(
             records.map(\.userID), records.map(\.contactID), records.map(\.isResponder), records.map(\.isDependent),
             records.map(\.addedAt), records.map { $0.incomingPing?.id ?? "" }, records.map { $0.incomingPing?.sentAt ?? 0 },
@@ -183,58 +180,6 @@ enum ClusterRows {
                 alert_message = \(user.alert?.message), push_enabled = \(user.preferences.push), muted_types = \(muted)
             WHERE id = \(user.id)
             """, logger: logger).drain()
-    }
-
-    /// Stores notifications in one statement, in order; returns each one's user and position in
-    /// the history. Arrays cannot hold NULL here, so an absent field travels as "" (never a value).
-    static func insert(_ notifications: [(userID: String, notification: LifeSignalProtocol.Notification)],
-                       on connection: PostgresConnection, logger: Logger) async throws
-        -> [(userID: String, position: Int64)]
-    {
-        let items = notifications.map(\.notification)
-        func text(_ json: JSONValue?) -> String { json.map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "" }
-        let rows = try await connection.run(Prepared<InsertNotifications>(
-            items.map(\.id), notifications.map(\.userID), items.map(\.type.rawValue), items.map(\.title),
-            items.map(\.message), items.map(\.timestamp), items.map(\.isRead), items.map { $0.relatedContactID ?? "" },
-            items.map { $0.relatedAlertID ?? "" }, items.map { $0.relatedPingID ?? "" },
-            items.map { text($0.contactData?.json) }, items.map { text($0.alertData?.json) }), logger: logger)
-        var positions: [(userID: String, position: Int64)] = []
-        for try await row in rows { positions.append(try row.decode((String, Int64).self)) }
-        return positions
-    }
-
-    enum InsertNotifications: StatementText {
-        static let sql = """
-            INSERT INTO notifications (id, user_id, type, title, message, timestamp, is_read, related_contact_id,
-                                       related_alert_id, related_ping_id, contact_data, alert_data)
-            SELECT i, u, t, ti, m, ts, r, NULLIF(rc, ''), NULLIF(ra, ''), NULLIF(rp, ''), NULLIF(cd, ''), NULLIF(ad, '')
-            FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::boolean[],
-                        $8::text[], $9::text[], $10::text[], $11::text[], $12::text[])
-                 AS rows(i, u, t, ti, m, ts, r, rc, ra, rp, cd, ad)
-            RETURNING user_id, position
-            """
-    }
-
-    /// Every user's new events and new heads in one statement: the seqs follow the heads read under
-    /// the users' locks, so no other step can have taken them.
-    static func appendEvents(_ events: [CommittedEvent], heads: [String: Int64], on connection: PostgresConnection,
-                             logger: Logger) async throws {
-        guard !events.isEmpty else { return }
-        let bodies = events.map { String(decoding: $0.frame.dropFirst(4), as: UTF8.self) }
-        try await connection.run(Prepared<AppendEvents>(
-            Array(heads.keys), Array(heads.values), events.map(\.userID), events.map(\.seq), bodies), logger: logger)
-            .drain()
-    }
-
-    /// The new heads and the events under them in one statement.
-    enum AppendEvents: StatementText {
-        static let sql = """
-            WITH heads AS (
-                UPDATE users SET seq = h.seq FROM unnest($1::text[], $2::bigint[]) AS h(id, seq)
-                WHERE users.id = h.id
-            )
-            INSERT INTO events (user_id, seq, body) SELECT * FROM unnest($3::text[], $4::bigint[], $5::text[])
-            """
     }
 }
 

@@ -1,0 +1,85 @@
+import LifeSignalProtocol
+import PostgresNIO
+
+/// Everything a batch writes after its rules ran, in one statement (one round trip).
+extension ClusterRows {
+    /// What one batch adds: contact rows, new heads with the events under them, notifications and
+    /// the pushes recorded for them.
+    struct Additions {
+        var contactRows: [ContactRecord] = []
+        var heads: [String: Int64] = [:]
+        var events: [CommittedEvent] = []
+        var notifications: [(userID: String, notification: LifeSignalProtocol.Notification)] = []
+        var pushes: [PushMessage] = []
+
+        var isEmpty: Bool { contactRows.isEmpty && events.isEmpty && notifications.isEmpty && pushes.isEmpty }
+    }
+
+    /// Writes `additions` in one statement; each new notification's user and position in the
+    /// history. The parts touch different tables, so running them as sibling data-modifying
+    /// CTEs (which see one snapshot, not each other's rows) loses nothing.
+    static func write(_ additions: Additions, on connection: PostgresConnection, logger: Logger) async throws
+        -> [(userID: String, position: Int64)]
+    {
+        guard !additions.isEmpty else { return [] }
+        let contacts = lastOfEachRow(additions.contactRows)
+        let notifications = additions.notifications.map(\.notification)
+        func text(_ json: JSONValue?) -> String { json.map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "" }
+        let statement = Prepared<WriteBatch>(
+            contacts.map(\.userID), contacts.map(\.contactID), contacts.map(\.isResponder), contacts.map(\.isDependent),
+            contacts.map(\.addedAt), contacts.map { $0.incomingPing?.id ?? "" }, contacts.map { $0.incomingPing?.sentAt ?? 0 },
+            contacts.map { $0.outgoingPing?.id ?? "" }, contacts.map { $0.outgoingPing?.sentAt ?? 0 },
+            Array(additions.heads.keys), Array(additions.heads.values),
+            additions.events.map(\.userID), additions.events.map(\.seq),
+            additions.events.map { String(decoding: $0.frame.dropFirst(4), as: UTF8.self) },
+            notifications.map(\.id), additions.notifications.map(\.userID), notifications.map(\.type.rawValue),
+            notifications.map(\.title), notifications.map(\.message), notifications.map(\.timestamp),
+            notifications.map(\.isRead), notifications.map { $0.relatedContactID ?? "" },
+            notifications.map { $0.relatedAlertID ?? "" }, notifications.map { $0.relatedPingID ?? "" },
+            notifications.map { text($0.contactData?.json) }, notifications.map { text($0.alertData?.json) },
+            additions.pushes.map(\.userID), additions.pushes.map(\.deviceID), additions.pushes.map(\.token),
+            additions.pushes.map(\.notificationID), additions.pushes.map { String(decoding: $0.body, as: UTF8.self) },
+            additions.pushes.map(\.createdAt))
+        var positions: [(userID: String, position: Int64)] = []
+        for try await row in try await connection.run(statement, logger: logger) {
+            positions.append(try row.decode((String, Int64).self))
+        }
+        return positions
+    }
+
+    /// One statement may not change a row twice: the last record of each row is its state.
+    static func lastOfEachRow(_ records: [ContactRecord]) -> [ContactRecord] {
+        var last: [String: Int] = [:]
+        for (index, record) in records.enumerated() { last[record.userID + "\u{0}" + record.contactID] = index }
+        return last.values.sorted().map { records[$0] }
+    }
+
+    /// Arrays cannot hold NULL here, so an absent ping or field travels as "" (never a value).
+    /// The heads are found by `id = ANY`, an index scan: a join of users with the unnested list
+    /// is planned as a scan of every user while the table is small.
+    enum WriteBatch: StatementText {
+        static let sql = """
+            WITH contact_rows AS (
+            \(UpsertContacts.sql)
+            ), heads AS (
+                UPDATE users SET seq = ($11::bigint[])[array_position($10::text[], id)] WHERE id = ANY($10::text[])
+            ), new_events AS (
+                INSERT INTO events (user_id, seq, body) SELECT * FROM unnest($12::text[], $13::bigint[], $14::text[])
+            ), new_pushes AS (
+                INSERT INTO pushes (user_id, device_id, token, notification_id, body, created_at)
+                SELECT * FROM unnest($27::text[], $28::text[], $29::text[], $30::text[], $31::text[], $32::bigint[])
+                ON CONFLICT (notification_id, token) DO NOTHING
+            ), new_notifications AS (
+                INSERT INTO notifications (id, user_id, type, title, message, timestamp, is_read, related_contact_id,
+                                           related_alert_id, related_ping_id, contact_data, alert_data)
+                SELECT i, u, t, ti, m, ts, r, NULLIF(rc, ''), NULLIF(ra, ''), NULLIF(rp, ''), NULLIF(cd, ''),
+                       NULLIF(ad, '')
+                FROM unnest($15::text[], $16::text[], $17::text[], $18::text[], $19::text[], $20::bigint[],
+                            $21::boolean[], $22::text[], $23::text[], $24::text[], $25::text[], $26::text[])
+                     AS rows(i, u, t, ti, m, ts, r, rc, ra, rp, cd, ad)
+                RETURNING user_id, position
+            )
+            SELECT user_id, position FROM new_notifications
+            """
+    }
+}
