@@ -63,10 +63,11 @@ extension ClusterExecutor {
                         """, logger: logger).drain()
                 }
             }
-            try await connection.query("""
-                INSERT INTO brokers (broker_id) VALUES (\(brokerID))
-                ON CONFLICT (broker_id) DO UPDATE SET heartbeat_at = now()
-                """, logger: logger).drain()
+            // The presence row needs this broker's row. DO NOTHING takes no lock on it: updating the
+            // heartbeat here made every hello through this broker wait for the one before it.
+            try await connection.query(
+                "INSERT INTO brokers (broker_id) VALUES (\(brokerID)) ON CONFLICT (broker_id) DO NOTHING",
+                logger: logger).drain()
             try await connection.query("""
                 INSERT INTO devices (user_id, device_id, platform, last_seen_at)
                 VALUES (\(userID), \(deviceID), \(platform), \(now))
