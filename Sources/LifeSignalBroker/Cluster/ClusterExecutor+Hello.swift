@@ -111,7 +111,7 @@ extension ClusterExecutor {
     public func greeting(of userID: String, resume: Int64?, recentNotifications: Int = 20,
                          maxReplayBytes: Int = .max) async throws -> ClusterGreeting
     {
-        let logger = self.logger
+        let (logger, history) = (self.logger, notificationHistory)
         return try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: logger).drain()
             var head: (seq: Int64, oldest: Int64)?
@@ -137,22 +137,22 @@ extension ClusterExecutor {
                 }
             }
             let snapshot = try await Self.snapshot(of: userID, seq: head.seq, recentNotifications: recentNotifications,
-                                                   on: connection, logger: logger)
+                                                   history: history, on: connection, logger: logger)
             return ClusterGreeting(user: user, head: head.seq, catchUp: .snapshot(snapshot))
         } }
     }
 
     /// The user, each contact as they see them (derived from the contact's own row), the newest
     /// notifications and the unread count, at `seq`.
-    static func snapshot(of userID: String, seq: Int64, recentNotifications: Int, on connection: PostgresConnection,
-                         logger: Logger) async throws -> [UInt8] {
+    static func snapshot(of userID: String, seq: Int64, recentNotifications: Int, history: Int,
+                         on connection: PostgresConnection, logger: Logger) async throws -> [UInt8] {
         guard let account = try await ClusterRows.accounts([userID], on: connection, logger: logger).first else {
             throw ProtocolError(.unauthenticated, "unknown user")
         }
         let contacts = try await ClusterRows.contactViews(of: account, on: connection, logger: logger)
-        let notifications = try await ClusterRows.newestNotifications(of: userID, limit: recentNotifications,
-                                                                       on: connection, logger: logger)
-        let unread = try await ClusterRows.unreadCount(of: userID, on: connection, logger: logger)
+        let notifications = try await ClusterRows.newestNotifications(
+            of: userID, limit: recentNotifications, history: history, on: connection, logger: logger)
+        let unread = try await ClusterRows.unreadCount(of: userID, history: history, on: connection, logger: logger)
         return Outbound.snapshot(seq: seq, user: account.user, contacts: contacts, notifications: notifications,
                                  unreadCount: unread)
     }

@@ -32,11 +32,11 @@ extension ClusterExecutor {
     public func notificationPage(of userID: String, before: String?, limit: Int) async throws
         -> (notifications: [LifeSignalProtocol.Notification], unread: Int)?
     {
-        let logger = self.logger
+        let (logger, history) = (self.logger, notificationHistory)
         return try await database.withConnection { connection in
-            guard let page = try await ClusterRows.notifications(of: userID, before: before, limit: limit,
+            guard let page = try await ClusterRows.notifications(of: userID, before: before, limit: limit, history: history,
                                                                  on: connection, logger: logger) else { return nil }
-            return (page, try await ClusterRows.unreadCount(of: userID, on: connection, logger: logger))
+            return (page, try await ClusterRows.unreadCount(of: userID, history: history, on: connection, logger: logger))
         }
     }
 

@@ -1,40 +1,61 @@
 import LifeSignalProtocol
 import PostgresNIO
 
+/// A user's history is their newest `history` notifications (§10): older rows are deleted about
+/// once per 64 notifications (`keepNewestNotifications`), and until then every read leaves them
+/// out, so what a user sees is exactly the newest `history` (0: all).
 extension ClusterRows {
     /// A user's newest notifications, newest first.
-    static func newestNotifications(of userID: String, limit: Int, on connection: PostgresConnection, logger: Logger)
-        async throws -> [LifeSignalProtocol.Notification]
+    static func newestNotifications(of userID: String, limit: Int, history: Int, on connection: PostgresConnection,
+                                    logger: Logger) async throws -> [LifeSignalProtocol.Notification]
     {
-        try await notifications(of: userID, before: nil, limit: limit, on: connection, logger: logger)!
+        try await notifications(of: userID, before: nil, limit: limit, history: history, on: connection, logger: logger)!
+    }
+
+    /// The lowest position in the user's history, or 0 when it holds no more than `history`.
+    private static func historyFloor(of userID: String, history: Int, on connection: PostgresConnection,
+                                     logger: Logger) async throws -> Int64 {
+        guard history > 0 else { return 0 }
+        var floor: Int64 = 0
+        let rows = try await connection.query("""
+            SELECT position FROM notifications WHERE user_id = \(userID)
+            ORDER BY position DESC LIMIT 1 OFFSET \(Int64(history - 1))
+            """, logger: logger)
+        for try await position in rows.decode(Int64.self) { floor = position }
+        return floor
     }
 
     /// A page of the user's notifications, newest first, older than the one `before` names;
     /// nil when the user has no notification of that id.
-    static func notifications(of userID: String, before beforeID: String?, limit: Int,
+    static func notifications(of userID: String, before beforeID: String?, limit: Int, history: Int,
                               on connection: PostgresConnection, logger: Logger) async throws
         -> [LifeSignalProtocol.Notification]?
     {
+        let floor = try await historyFloor(of: userID, history: history, on: connection, logger: logger)
         var below = Int64.max
         if let beforeID {
-            guard let position = try await position(of: beforeID, userID: userID, on: connection, logger: logger) else {
+            guard let position = try await position(of: beforeID, userID: userID, on: connection, logger: logger),
+                  position >= floor else {
                 return nil
             }
             below = position
         }
         return try await decoded(connection.query("""
             SELECT \(unescaped: columns) FROM notifications
-            WHERE user_id = \(userID) AND position < \(below) ORDER BY position DESC LIMIT \(Int64(limit))
+            WHERE user_id = \(userID) AND position < \(below) AND position >= \(floor)
+            ORDER BY position DESC LIMIT \(Int64(limit))
             """, logger: logger))
     }
 
     /// The user's notification of that id (someone else's is nil, like an unknown one).
-    static func notification(_ id: String, of userID: String, on connection: PostgresConnection, logger: Logger)
-        async throws -> LifeSignalProtocol.Notification?
+    static func notification(_ id: String, of userID: String, history: Int, on connection: PostgresConnection,
+                             logger: Logger) async throws -> LifeSignalProtocol.Notification?
     {
-        try await decoded(connection.query(
-            "SELECT \(unescaped: columns) FROM notifications WHERE id = \(id) AND user_id = \(userID)",
-            logger: logger)).first
+        let floor = try await historyFloor(of: userID, history: history, on: connection, logger: logger)
+        return try await decoded(connection.query("""
+            SELECT \(unescaped: columns) FROM notifications
+            WHERE id = \(id) AND user_id = \(userID) AND position >= \(floor)
+            """, logger: logger)).first
     }
 
     private static func position(of id: String, userID: String, on connection: PostgresConnection, logger: Logger)
@@ -72,10 +93,14 @@ extension ClusterRows {
         return notifications
     }
 
-    static func unreadCount(of userID: String, on connection: PostgresConnection, logger: Logger) async throws -> Int {
+    static func unreadCount(of userID: String, history: Int, on connection: PostgresConnection, logger: Logger)
+        async throws -> Int
+    {
+        let floor = try await historyFloor(of: userID, history: history, on: connection, logger: logger)
         var count: Int64 = 0
-        let rows = try await connection.query(
-            "SELECT count(*) FROM notifications WHERE user_id = \(userID) AND NOT is_read", logger: logger)
+        let rows = try await connection.query("""
+            SELECT count(*) FROM notifications WHERE user_id = \(userID) AND NOT is_read AND position >= \(floor)
+            """, logger: logger)
         for try await value in rows.decode(Int64.self) { count = value }
         return Int(count)
     }

@@ -20,8 +20,9 @@ extension ClusterDevice {
             })
         case Op.notificationsReadAll:
             answer(request, on: connection, { executor in
-                try await executor.perform(as: userID, now: WallClock.nowMs(), reading: { connection, logger in
-                    try await ClusterRows.unreadCount(of: userID, on: connection, logger: logger)
+                let history = executor.notificationHistory
+                return try await executor.perform(as: userID, now: WallClock.nowMs(), reading: { connection, logger in
+                    try await ClusterRows.unreadCount(of: userID, history: history, on: connection, logger: logger)
                 }) { (step, unread) throws(ProtocolError) in
                     NotificationRules.readAll(unread: unread, of: userID, in: &step)
                 }
@@ -30,8 +31,9 @@ extension ClusterDevice {
             let id = try Validate.id(try request.string("id"), field: "id")
             let isRead = request.op == Op.notificationsRead
             answer(request, on: connection, { executor in
-                try await executor.perform(as: userID, now: WallClock.nowMs(), reading: { connection, logger in
-                    try await ClusterRows.notification(id, of: userID, on: connection, logger: logger)
+                let history = executor.notificationHistory
+                return try await executor.perform(as: userID, now: WallClock.nowMs(), reading: { connection, logger in
+                    try await ClusterRows.notification(id, of: userID, history: history, on: connection, logger: logger)
                 }) { (step, notification) throws(ProtocolError) in
                     isRead ? try NotificationRules.read(notification, of: userID, in: &step)
                         : try NotificationRules.delete(notification, of: userID, in: &step)
