@@ -76,7 +76,7 @@ extension Broker {
                     pushTokenOwners[token] = stored.devices[index].key
                 }
             }
-            let loaded = UserSession(stored: stored, broker: self, loop: loop, configuration: configuration)
+            let loaded = UserSession(stored: stored, broker: self, loop: loop)
             logger.debug("user loaded", metadata: ["lifesignal.user": "\(userID)", "lifesignal.seq": "\(stored.lastSeq)"])
             users[userID] = .loaded(loaded)
             // The stored deadline is the true one: after a failed write the scheduler may differ.

@@ -2,7 +2,8 @@ import LifeSignalProtocol
 import LifeSignalUV
 
 extension Broker {
-    /// One timer for every connection's hello timeout and heartbeat (§3). A sweep costs a few
+    /// One timer for every connection's hello timeout and heartbeat (§3), which also lets idle
+    /// connections give back their outbound buffers. A sweep costs a few
     /// nanoseconds per connection, and a process holds at most ~20,000 of them (DESIGN §4),
     /// which is far cheaper than a libuv timer per connection re-armed on every frame.
     func startSweeping() {
@@ -26,7 +27,11 @@ extension Broker {
                     connection.fail(ProtocolError(.unauthenticated, "no hello within \(helloTimeout) ms"), rid: nil)
                 }
             case .active:
-                if now &- connection.lastHeardMs > silenceLimit { connection.close() }
+                if now &- connection.lastHeardMs > silenceLimit {
+                    connection.close()
+                } else {
+                    connection.tcp.startBusyPeriod()
+                }
             case .closing:
                 break
             }

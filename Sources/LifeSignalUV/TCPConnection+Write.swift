@@ -8,14 +8,29 @@ extension TCPConnection {
     /// (uv_try_write first, uv_write for the rest, which stays queued behind an in-flight write).
     public func write(_ bytes: UnsafeRawBufferPointer) {
         guard handleState == .open, !bytes.isEmpty else { return }
-        outbound.append(contentsOf: bytes)
+        let written = writeThrough(bytes)
+        guard written < bytes.count else { return }
+        outbound.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[written...]))
         scheduleFlush()
     }
 
     public func write(_ bytes: [UInt8]) {
-        guard handleState == .open, !bytes.isEmpty else { return }
-        outbound.append(contentsOf: bytes)
-        scheduleFlush()
+        bytes.withUnsafeBytes { write($0) }
+    }
+
+    /// A connection that is not busy, with nothing queued, hands its bytes to the kernel at once
+    /// (uv_try_write) instead of buffering them for the loop's flush: thousands of devices
+    /// answered in one loop iteration (a burst of hellos) then need no buffer each, which would
+    /// all be alive at once and stay resident. Busy connections keep one write per iteration.
+    /// Returns how many bytes went.
+    private func writeThrough(_ bytes: UnsafeRawBufferPointer) -> Int {
+        guard !isBusy, outbound.isEmpty, inFlightBytes == 0, !closeWhenFlushed else { return 0 }
+        flushSyscallCount += 1
+        if flushesThisPeriod < .max { flushesThisPeriod += 1 }
+        var buffer = uv_buf_init(
+            UnsafeMutablePointer(mutating: bytes.baseAddress!.assumingMemoryBound(to: CChar.self)), UInt32(bytes.count))
+        let written = uv_try_write(stream, &buffer, 1)
+        return written > 0 ? Int(written) : 0
     }
 
     /// Lets `encode` append straight to the outbound buffer: a frame built in place, with no
@@ -30,6 +45,19 @@ extension TCPConnection {
     /// Bytes accepted by write() and not yet handed to the kernel (queued + in flight).
     public var bufferedBytes: Int { outbound.count + inFlightBytes }
 
+    /// The outbound buffer's capacity: memory a connection holds between writes.
+    public var outboundCapacity: Int { outbound.capacity }
+
+    /// Starts a new period of `isBusy`, and gives back a buffer kept from the last one if nothing
+    /// was written since. Called by a periodic sweep.
+    public func startBusyPeriod() {
+        if flushesThisPeriod == 0, outbound.isEmpty, outbound.capacity > 0 { outbound = [] }
+        flushesThisPeriod = 0
+    }
+
+    /// Flushed more than once since the sweep: worth keeping a buffer for the next flush.
+    private var isBusy: Bool { flushesThisPeriod > 1 }
+
     private func scheduleFlush() {
         guard !isDirty else { return }
         isDirty = true
@@ -41,6 +69,7 @@ extension TCPConnection {
         isDirty = false
         guard handleState == .open, inFlightBytes == 0, !outbound.isEmpty else { return }
         flushSyscallCount += 1
+        if flushesThisPeriod < .max { flushesThisPeriod += 1 }
         let written = outbound.withUnsafeBytes { bytes in
             var buffer = uv_buf_init(
                 UnsafeMutableRawPointer(mutating: bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
@@ -85,9 +114,10 @@ extension TCPConnection {
             }
             inFlightBytes = count
         }
-        // An idle connection keeps at most a small buffer: a burst (a snapshot) is given back at
-        // once, while a busy one reuses its few KiB and allocates at most once per flush.
-        if outbound.capacity > Self.retainedOutboundCapacity {
+        // A busy connection reuses its few KiB; any other gives its buffer back at once, while the
+        // next connection's can reuse the block. (Given back later, the blocks of thousands of idle
+        // devices would be holes between live objects: free in malloc, still resident.)
+        if !isBusy || outbound.capacity > Self.retainedOutboundCapacity {
             outbound = []
         } else {
             outbound.removeAll(keepingCapacity: true)

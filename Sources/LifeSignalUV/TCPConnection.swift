@@ -23,6 +23,8 @@ public final class TCPConnection: LoopHandleOwner {
     /// Bytes held by the in-flight uv_write, if any.
     var inFlightBytes = 0
     var isDirty = false
+    /// Flushes since the last sweep (`startBusyPeriod`), saturating.
+    var flushesThisPeriod: UInt8 = 0
     var closeWhenFlushed = false
     /// uv_try_write and uv_write calls made by flushes; tests use it to show writes are batched.
     var flushSyscallCount = 0

@@ -15,7 +15,8 @@ actor UserSession {
     /// Unowned: the broker holds every session and outlives them (`BrokerServer.run`); a strong
     /// reference made a cycle that leaked the sessions still busy when the loop shut down.
     unowned let broker: Broker
-    let configuration: BrokerConfiguration
+    /// The broker's, not a copy: a session per online user holds only what is its own.
+    var configuration: BrokerConfiguration { broker.configuration }
     /// The user's document and their side of each relationship: what the rules read and change.
     var account: Account
     var user: User { account.user }
@@ -46,10 +47,9 @@ actor UserSession {
     /// The newest committed events, for catch-ups served from memory.
     var recentEvents = RecentEvents()
 
-    init(stored: StoredUser, broker: Broker, loop: EventLoop, configuration: BrokerConfiguration) {
+    init(stored: StoredUser, broker: Broker, loop: EventLoop) {
         self.loop = loop
         self.broker = broker
-        self.configuration = configuration
         userID = stored.user.id
         account = Account(user: stored.user, contacts: Dictionary(
             uniqueKeysWithValues: stored.contacts.map { ($0.record.contactID, $0.record) }))
@@ -60,7 +60,7 @@ actor UserSession {
         oldestRetainedSeq = stored.oldestRetainedSeq
         notifications = NotificationWindow(
             newest: stored.recentNotifications,
-            ledger: NotificationLedger(limit: configuration.notificationHistory, stored: stored.notificationLedger))
+            ledger: NotificationLedger(limit: broker.configuration.notificationHistory, stored: stored.notificationLedger))
     }
 
     var isIdle: Bool { online.isEmpty && pendingCommits == 0 && pins == 0 }
