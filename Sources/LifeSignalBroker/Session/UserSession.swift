@@ -27,7 +27,7 @@ actor UserSession {
     /// while it is loaded (`view(of:)`).
     var lastKnown: [String: ContactMirror]
     let tokenHash: [UInt8]
-    var devices: [String: DeviceRecord]
+    var devices: DeviceTable
     var online: [String: ClientConnection] = [:]
     /// Highest seq assigned; events above the last committed one are on their way to the store.
     var lastSeq: Int64
@@ -55,7 +55,7 @@ actor UserSession {
             uniqueKeysWithValues: stored.contacts.map { ($0.record.contactID, $0.record) }))
         lastKnown = Dictionary(uniqueKeysWithValues: stored.contacts.map { ($0.record.contactID, $0.mirror) })
         tokenHash = stored.tokenHash
-        devices = Dictionary(uniqueKeysWithValues: stored.devices.map { ($0.key.deviceID, $0) })
+        devices = DeviceTable(stored.devices)
         lastSeq = stored.lastSeq
         oldestRetainedSeq = stored.oldestRetainedSeq
         notifications = NotificationWindow(
