@@ -73,16 +73,7 @@ struct TCPConnectionTests {
 
     @Test("1,000 writes in one loop turn cost at most three syscalls")
     func writesAreBatchedPerIteration() async throws {
-        let runner = try LoopRunner()
-        let serverProbe = ConnectionProbe()
-        let client = Box<LoopBound<TCPConnection>?>(nil)
-        try await connectPair(server: runner, client: runner, onAccept: { connection in
-            connection.delegate = RecordingDelegate(serverProbe)
-            connection.startReading()
-        }, onConnect: { connection in
-            client.value = LoopBound(connection)
-        })
-        let connection = try #require(await eventually { client.value })
+        let (runner, serverProbe, connection) = try await clientWithRecordingServer()
         let afterWrites = await runner.onLoop { () -> [Int] in
             let before = connection.value.flushSyscallCount
             for i in 0..<1000 { connection.value.write(pattern(8, seed: i)) }
@@ -100,16 +91,7 @@ struct TCPConnectionTests {
 
     @Test("a quiet connection's write goes out at once and keeps no buffer")
     func aQuietConnectionWritesThrough() async throws {
-        let runner = try LoopRunner()
-        let serverProbe = ConnectionProbe()
-        let client = Box<LoopBound<TCPConnection>?>(nil)
-        try await connectPair(server: runner, client: runner, onAccept: { connection in
-            connection.delegate = RecordingDelegate(serverProbe)
-            connection.startReading()
-        }, onConnect: { connection in
-            client.value = LoopBound(connection)
-        })
-        let connection = try #require(await eventually { client.value })
+        let (runner, serverProbe, connection) = try await clientWithRecordingServer()
         let afterWrite = await runner.onLoop { () -> [Int] in
             let before = connection.value.flushSyscallCount
             connection.value.write(pattern(800, seed: 1))
@@ -239,5 +221,21 @@ struct TCPConnectionTests {
         #expect(await waitUntil { clientProbe.byteCount == 3 })
         #expect(serverProbe.remoteAddress.value?.hasPrefix("[::1]:") == true)
         #expect(await runner.shutdown() == "ok")
+    }
+
+    /// A loop with a server that records what it reads, and the client connection to it.
+    private func clientWithRecordingServer() async throws
+        -> (LoopRunner, ConnectionProbe, LoopBound<TCPConnection>)
+    {
+        let runner = try LoopRunner()
+        let serverProbe = ConnectionProbe()
+        let client = Box<LoopBound<TCPConnection>?>(nil)
+        try await connectPair(server: runner, client: runner, onAccept: { connection in
+            connection.delegate = RecordingDelegate(serverProbe)
+            connection.startReading()
+        }, onConnect: { connection in
+            client.value = LoopBound(connection)
+        })
+        return (runner, serverProbe, try #require(await eventually { client.value }))
     }
 }
