@@ -158,6 +158,17 @@ if (( cluster > 0 )); then
     } >>"$result"
 fi
 
+if (( cluster == 0 )); then
+    # What the store holds after the run, set-up included (issue 14: bytes kept per ping).
+    store_bytes=$(du -cb "$data_dir"/lifesignal.sqlite* 2>/dev/null | tail -n 1 | cut -f1)
+    {
+        echo
+        echo "| store on disk at the end | size |"
+        echo "|---|---|"
+        echo "| database and WAL, set-up included | $(awk -v b="${store_bytes:-0}" 'BEGIN { printf "%.1f MiB", b / 1048576 }') |"
+    } >>"$result"
+fi
+
 if (( flood > 0 )); then
     for pid in "${flood_pids[@]}"; do kill -INT "$pid" 2>/dev/null || true; done
     for pid in "${flood_pids[@]}"; do wait "$pid" || true; done

@@ -41,6 +41,8 @@ struct LoadSmokeTests {
         #expect(report["errors"]?.objectValue?.isEmpty == true)
         #expect(report.int(at: "disconnects") == 0)
         #expect(report.int(at: "latencyUs", "p99.9") != nil)
+        // What the broker wrote to storage in the window (/proc/PID/io); 0 only on a tmpfs.
+        #expect(report.int(at: "broker", "storageWrittenBytes") != nil)
         #expect(broker.stop() == 0)
     }
 

@@ -43,6 +43,8 @@ struct LoadReport {
         let pid: Int32
         let cpu: CPUTime?
         let residentKiB: Int?
+        /// Written to storage in the window (/proc/PID/io), if it could be read.
+        var storageWrittenBytes: UInt64? = nil
     }
 
     var scenario: String
@@ -130,6 +132,12 @@ struct LoadReport {
             if let kib = broker.residentKiB {
                 rows.append(("lsbroker RSS at the end", NumberFormat.fixed(Double(kib) / 1024, 1) + " MiB"))
             }
+            if let written = broker.storageWrittenBytes {
+                let perResponse = responses > 0 ? Double(written) / Double(responses) : 0
+                rows.append(("lsbroker bytes written to storage (measured window)",
+                             NumberFormat.fixed(Double(written) / 1_048_576, 1) + " MiB; "
+                                 + NumberFormat.grouped(Int(perResponse.rounded())) + " B per response"))
+            }
         }
         return ["| metric | value |", "|---|---|"] + rows.map { "| \($0.0) | \($0.1) |" }
     }
@@ -177,6 +185,7 @@ struct LoadReport {
                 for (key, value) in cpuJSON(cpu) { fields[key] = value }
             }
             fields["rssKiB"] = broker.residentKiB.map { .int(Int64($0)) } ?? .null
+            fields["storageWrittenBytes"] = broker.storageWrittenBytes.map { .int(Int64($0)) } ?? .null
             object["broker"] = .object(fields)
         }
         return .object(object)

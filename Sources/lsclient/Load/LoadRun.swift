@@ -35,6 +35,7 @@ final class LoadRun: LoadDeviceDelegate {
     private var measureStartNs: UInt64 = 0
     private var ownCPUAtStart = CPUTime(user: 0, system: 0)
     private var brokerCPUAtStart: CPUTime?
+    private var brokerWrittenAtStart: UInt64?
     /// The broker's VmRSS (with `--broker-pid`) before the first device connected, and when the
     /// window started (every device online, the warm-up over).
     private(set) var brokerResidentBeforeSetupKiB: Int?
@@ -182,6 +183,7 @@ final class LoadRun: LoadDeviceDelegate {
         stats.resetForMeasurement()
         ownCPUAtStart = ProcessUsage.ownCPU()
         brokerCPUAtStart = settings.brokerPID.flatMap(ProcessUsage.cpu(pid:))
+        brokerWrittenAtStart = settings.brokerPID.flatMap(ProcessUsage.storageWrittenBytes(pid:))
         brokerResidentAtWindowStartKiB = settings.brokerPID.flatMap(ProcessUsage.residentKiB(pid:))
         measureStartNs = MonotonicClock.nowNs()
         lastTickNs = measureStartNs
@@ -203,7 +205,10 @@ final class LoadRun: LoadDeviceDelegate {
                 progress.finish()
                 Console.err("warning: could not read /proc/\(pid); broker figures are incomplete")
             }
-            broker = LoadReport.Broker(pid: pid, cpu: cpu, residentKiB: resident)
+            let written = ProcessUsage.storageWrittenBytes(pid: pid).flatMap { end in
+                brokerWrittenAtStart.map { end >= $0 ? end - $0 : 0 }
+            }
+            broker = LoadReport.Broker(pid: pid, cpu: cpu, residentKiB: resident, storageWrittenBytes: written)
         }
         phase = .stopping
         progressTimer?.close()

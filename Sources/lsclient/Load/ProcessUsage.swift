@@ -39,6 +39,16 @@ enum ProcessUsage {
         return nil
     }
 
+    /// The bytes `pid` caused to be written to storage (`write_bytes` of /proc/PID/io: its WAL,
+    /// database and checkpoint writes, not what stayed in the page cache unflushed), or nil.
+    static func storageWrittenBytes(pid: Int32) -> UInt64? {
+        guard let text = readFile("/proc/\(pid)/io") else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("write_bytes:") {
+            return line.split(separator: " ").dropFirst().first.flatMap { UInt64($0) }
+        }
+        return nil
+    }
+
     private static func seconds(_ time: timeval) -> Double {
         Double(time.tv_sec) + Double(time.tv_usec) / 1_000_000
     }
