@@ -12,26 +12,21 @@ extension ClusterDatabase {
         async throws -> T
     {
         let race = LeaseRace()
-        let (client, timeout) = (self.client, leaseTimeout)
-        return try await withThrowingTaskGroup(of: T?.self) { group in
-            group.addTask {
-                try await client.withConnection { connection in
-                    guard race.settle(as: .leased) else { throw CancellationError() }
-                    return try await body(connection)
-                }
+        let client = self.client
+        let lease = Task {
+            try await client.withConnection { connection in
+                guard race.settle(as: .leased) else { throw CancellationError() }
+                return try await body(connection)
             }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                guard race.settle(as: .timedOut) else { return nil }
-                throw PostgresStoreError.unreachable("no connection to \(self.url.host):\(self.url.port) within \(timeout)")
-            }
-            while let finished = try await group.next() {
-                if let value = finished {
-                    group.cancelAll()
-                    return value
-                }
-            }
-            throw CancellationError()
+        }
+        let token = leaseWatchdog.watch(until: .now + leaseTimeout) {
+            if race.settle(as: .timedOut) { lease.cancel() }
+        }
+        defer { leaseWatchdog.forget(token) }
+        do {
+            return try await withTaskCancellationHandler { try await lease.value } onCancel: { lease.cancel() }
+        } catch where race.outcome == .timedOut {
+            throw PostgresStoreError.unreachable("no connection to \(url.host):\(url.port) within \(leaseTimeout)")
         }
     }
 
@@ -55,4 +50,6 @@ final class LeaseRace: Sendable {
     func settle(as outcome: Outcome) -> Bool {
         state.compareExchange(expected: 0, desired: outcome.rawValue, ordering: .acquiringAndReleasing).exchanged
     }
+
+    var outcome: Outcome? { Outcome(rawValue: state.load(ordering: .acquiring)) }
 }

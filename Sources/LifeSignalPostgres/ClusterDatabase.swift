@@ -11,6 +11,7 @@ public final class ClusterDatabase: Sendable {
     /// How long a request waits for a connection before it is given up unexecuted (`withConnection`).
     public let leaseTimeout: Duration
     private let running: Task<Void, Never>
+    let leaseWatchdog = LeaseWatchdog()
 
     private init(url: PostgresURL, client: PostgresClient, logger: Logger, leaseTimeout: Duration) {
         self.url = url
