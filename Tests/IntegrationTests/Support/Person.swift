@@ -85,6 +85,9 @@ extension RawConnection {
             Thread.sleep(forTimeInterval: 0.005)
             events += eventsUntilKeepaliveAnswered()
         }
+        // `lastSeq` counts what was read off the socket, which may be queued behind the last
+        // keepalive's answer: one more round takes those too.
+        if hasQueuedEvents { events += eventsUntilKeepaliveAnswered() }
         return events
     }
 

@@ -101,6 +101,11 @@ final class RawConnection {
         return found
     }
 
+    /// Whether events read off the socket wait in the queue (not yet taken by `next()`).
+    var hasQueuedEvents: Bool {
+        received.contains { if case .event = $0 { true } else { false } }
+    }
+
     /// The next message from the broker, or nil if none arrives in time or the socket closed.
     func next(timeout: Duration = .seconds(10)) -> ServerMessage? {
         let deadline = ContinuousClock.now + timeout
