@@ -22,16 +22,18 @@ enum ClusterHints {
         return payloads
     }
 
-    /// The notice that `deviceID` of `userID` connected to `brokerID`: the broker that held it
-    /// closes its connection there with `replaced` (§3).
-    static func replaced(userID: String, deviceID: String, brokerID: String) -> String {
-        "\(replacedPrefix)\(userID) \(deviceID) \(brokerID)"
+    /// The notice that `deviceID` of `userID` connected again elsewhere: `holder`, the broker that
+    /// held it, closes its connection there with `replaced` (§3). It names the old holder, not
+    /// the new one: a device that moved twice in quick succession must not be cut on its newest
+    /// broker by the notice of its first move arriving late.
+    static func replaced(userID: String, deviceID: String, on holder: String) -> String {
+        "\(replacedPrefix)\(userID) \(deviceID) \(holder)"
     }
 
     static let replacedPrefix = "replaced "
 
-    /// A `replaced` notice's parts, or nil for a payload of hints.
-    static func parseReplaced(_ payload: String) -> (userID: String, deviceID: String, brokerID: String)? {
+    /// A `replaced` notice's parts (the broker named is the old holder), or nil for a payload of hints.
+    static func parseReplaced(_ payload: String) -> (userID: String, deviceID: String, holder: String)? {
         guard payload.hasPrefix(replacedPrefix) else { return nil }
         let parts = payload.dropFirst(replacedPrefix.count).split(separator: " ", maxSplits: 2)
         guard parts.count == 3 else { return nil }

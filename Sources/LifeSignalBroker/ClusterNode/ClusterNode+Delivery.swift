@@ -41,8 +41,8 @@ extension ClusterNode {
     /// A hint from any broker (this one's too): read the log of each named user with devices here.
     func hinted(_ payload: String) {
         if let (userID, deviceID, holder) = ClusterHints.parseReplaced(payload) {
-            // The device said hello to `holder`: this broker's connection of it is the old one.
-            guard holder != brokerID, let connection = feeds[userID]?.connections[deviceID] else { return }
+            // The device said hello to another broker: if this one held it, its connection is the old one.
+            guard holder == brokerID, let connection = feeds[userID]?.connections[deviceID] else { return }
             connection.fail(ProtocolError(.replaced, "device '\(deviceID)' connected again"), rid: nil)
             return
         }

@@ -19,10 +19,10 @@ extension ClusterNode {
                 userID: hello.userID, deviceID: hello.deviceID, platform: hello.platform, brokerID: brokerID,
                 now: WallClock.nowMs(), maxOnline: configuration.maxDevicesPerUser,
                 maxStored: configuration.maxStoredDevices)
-            if previous != nil {
+            if let previous {
                 // Best effort: a broker that misses it keeps a connection whose device is gone.
                 try? await executor.notify(ClusterHints.replaced(userID: hello.userID, deviceID: hello.deviceID,
-                                                                 brokerID: brokerID))
+                                                                 on: previous))
             }
             return try await Self.greeting(for: hello, executor: executor, configuration: configuration)
         }, then: { [self] result in

@@ -84,6 +84,26 @@ extension ClusterSyncTests {
         #expect(old.waitForClose())
         #expect(new.request(Op.keepalive)?.okFields != nil)
     }
+
+    /// Each notice names the broker that held the device, so only that connection goes: a device
+    /// that moved on again is not cut on its newest broker by the notice of an earlier move.
+    @Test func aDeviceThatMovesTwiceKeepsItsNewestConnection() throws {
+        let cluster = try TestCluster(brokers: 3)
+        let alice = try Person("Alice", port: cluster.ports[0])
+        let connections = try cluster.ports.map { try RawConnection(port: $0) }
+        for connection in connections {
+            #expect(connection.hello(alice.credential, device: "tablet")?.okFields != nil)
+        }
+        for old in connections.dropLast() {
+            var replaced = false
+            while let message = old.next(timeout: .seconds(10)) {
+                if message.errorCode == .replaced { replaced = true }
+            }
+            #expect(replaced)
+        }
+        #expect(connections.last?.request(Op.keepalive)?.okFields != nil)
+        #expect(connections.last?.isClosed == false)
+    }
 }
 
 extension TestCluster {
