@@ -70,6 +70,7 @@ let package = Package(
             name: "LifeSignalPostgres",
             dependencies: [
                 "LifeSignalProtocol",
+                "LifeSignalUV",  // Locked: a lock ThreadSanitizer sees
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],

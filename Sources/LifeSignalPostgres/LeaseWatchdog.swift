@@ -1,4 +1,4 @@
-import Synchronization
+import LifeSignalUV
 
 /// Gives up the leases that waited too long, for a whole pool with one timer: a task group with a
 /// sleeping child per lease cost every statement two extra tasks and a timer (measured: p50 of a
@@ -33,7 +33,7 @@ final class LeaseWatchdog: Sendable {
             var pending: [UInt64: (deadline: ContinuousClock.Instant, expire: @Sendable () -> Void)] = [:]
         }
 
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         func add(_ deadline: ContinuousClock.Instant, _ expire: @escaping @Sendable () -> Void) -> UInt64 {
             state.withLock { state in
