@@ -22,13 +22,9 @@ extension ClusterRows {
         -> [(userID: String, position: Int64)]
     {
         guard !additions.isEmpty else { return [] }
-        let contacts = lastOfEachRow(additions.contactRows)
         let notifications = additions.notifications.map(\.notification)
         func text(_ json: JSONValue?) -> String { json.map { String(decoding: $0.serialized(), as: UTF8.self) } ?? "" }
-        let statement = Prepared<WriteBatch>(
-            contacts.map(\.userID), contacts.map(\.contactID), contacts.map(\.isResponder), contacts.map(\.isDependent),
-            contacts.map(\.addedAt), contacts.map { $0.incomingPing?.id ?? "" }, contacts.map { $0.incomingPing?.sentAt ?? 0 },
-            contacts.map { $0.outgoingPing?.id ?? "" }, contacts.map { $0.outgoingPing?.sentAt ?? 0 },
+        let statement = Prepared<WriteBatch>(contactBindings(additions.contactRows) + [
             Array(additions.heads.keys), Array(additions.heads.values),
             additions.events.map(\.userID), additions.events.map(\.seq),
             additions.events.map { String(decoding: $0.frame.dropFirst(4), as: UTF8.self) },
@@ -39,19 +35,12 @@ extension ClusterRows {
             notifications.map { text($0.contactData?.json) }, notifications.map { text($0.alertData?.json) },
             additions.pushes.map(\.userID), additions.pushes.map(\.deviceID), additions.pushes.map(\.token),
             additions.pushes.map(\.notificationID), additions.pushes.map { String(decoding: $0.body, as: UTF8.self) },
-            additions.pushes.map(\.createdAt))
+            additions.pushes.map(\.createdAt)])
         var positions: [(userID: String, position: Int64)] = []
         for try await row in try await connection.run(statement, logger: logger) {
             positions.append(try row.decode((String, Int64).self))
         }
         return positions
-    }
-
-    /// One statement may not change a row twice: the last record of each row is its state.
-    static func lastOfEachRow(_ records: [ContactRecord]) -> [ContactRecord] {
-        var last: [String: Int] = [:]
-        for (index, record) in records.enumerated() { last[record.userID + "\u{0}" + record.contactID] = index }
-        return last.values.sorted().map { records[$0] }
     }
 
     /// Arrays cannot hold NULL here, so an absent ping or field travels as "" (never a value).

@@ -147,11 +147,18 @@ enum ClusterRows {
     /// NULL here, so an absent ping travels as an empty id (ping ids are never empty).
     static func upsert(_ written: [ContactRecord], on connection: PostgresConnection, logger: Logger) async throws {
         guard !written.isEmpty else { return }
-        let records = lastOfEachRow(written)
-        try await connection.run(Prepared<UpsertContacts>(
-            records.map(\.userID), records.map(\.contactID), records.map(\.isResponder), records.map(\.isDependent),
-            records.map(\.addedAt), records.map { $0.incomingPing?.id ?? "" }, records.map { $0.incomingPing?.sentAt ?? 0 },
-            records.map { $0.outgoingPing?.id ?? "" }, records.map { $0.outgoingPing?.sentAt ?? 0 }), logger: logger).drain()
+        try await connection.run(Prepared<UpsertContacts>(contactBindings(written)), logger: logger).drain()
+    }
+
+    /// `UpsertContacts`' nine arrays ($1…$9) for `records`, the last record of each row only: one
+    /// statement may not change a row twice.
+    static func contactBindings(_ records: [ContactRecord]) -> [any PostgresDynamicTypeEncodable] {
+        var last: [String: Int] = [:]
+        for (index, record) in records.enumerated() { last[record.userID + "\u{0}" + record.contactID] = index }
+        let rows = last.values.sorted().map { records[$0] }
+        return [rows.map(\.userID), rows.map(\.contactID), rows.map(\.isResponder), rows.map(\.isDependent),
+                rows.map(\.addedAt), rows.map { $0.incomingPing?.id ?? "" }, rows.map { $0.incomingPing?.sentAt ?? 0 },
+                rows.map { $0.outgoingPing?.id ?? "" }, rows.map { $0.outgoingPing?.sentAt ?? 0 }]
     }
 
     enum UpsertContacts: StatementText {

@@ -15,7 +15,9 @@ struct Prepared<Text: StatementText>: PostgresPreparedStatement {
 
     let bindings: PostgresBindings
 
-    init(_ values: any PostgresDynamicTypeEncodable...) {
+    init(_ values: any PostgresDynamicTypeEncodable...) { self.init(values) }
+
+    init(_ values: [any PostgresDynamicTypeEncodable]) {
         var bindings = PostgresBindings(capacity: values.count)
         for value in values { bindings.append(value) }
         self.bindings = bindings
