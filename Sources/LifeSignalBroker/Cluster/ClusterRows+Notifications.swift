@@ -13,7 +13,7 @@ extension ClusterRows {
     }
 
     /// The lowest position in the user's history, or 0 when it holds no more than `history`.
-    private static func historyFloor(of userID: String, history: Int, on connection: PostgresConnection,
+    static func historyFloor(of userID: String, history: Int, on connection: PostgresConnection,
                                      logger: Logger) async throws -> Int64 {
         guard history > 0 else { return 0 }
         var floor: Int64 = 0

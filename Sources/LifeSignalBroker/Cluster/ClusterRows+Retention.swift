@@ -19,14 +19,8 @@ extension ClusterRows {
     /// notification's position is a multiple of 64, so about once per 64 notifications.
     static func keepNewestNotifications(_ count: Int, of userID: String, on connection: PostgresConnection,
                                         logger: Logger) async throws {
-        guard count > 0 else { return }
-        let rows = try await connection.query("""
-            SELECT position FROM notifications WHERE user_id = \(userID)
-            ORDER BY position DESC LIMIT 1 OFFSET \(Int64(count - 1))
-            """, logger: logger)
-        var oldestKept: Int64?
-        for try await position in rows.decode(Int64.self) { oldestKept = position }
-        guard let oldestKept else { return }
+        let oldestKept = try await historyFloor(of: userID, history: count, on: connection, logger: logger)
+        guard oldestKept > 0 else { return }
         try await connection.query("""
             DELETE FROM pushes WHERE notification_id IN
                 (SELECT id FROM notifications WHERE user_id = \(userID) AND position < \(oldestKept))
