@@ -25,12 +25,17 @@ extension TCPConnection {
     /// Returns how many bytes went.
     private func writeThrough(_ bytes: UnsafeRawBufferPointer) -> Int {
         guard !isBusy, outbound.isEmpty, inFlightBytes == 0, !closeWhenFlushed else { return 0 }
+        let written = tryWrite(bytes)
+        return written > 0 ? Int(written) : 0
+    }
+
+    /// One uv_try_write of `bytes`, counted as a flush: what the kernel took, or an error code.
+    private func tryWrite(_ bytes: UnsafeRawBufferPointer) -> Int32 {
         flushSyscallCount += 1
         if flushesThisPeriod < .max { flushesThisPeriod += 1 }
         var buffer = uv_buf_init(
             UnsafeMutablePointer(mutating: bytes.baseAddress!.assumingMemoryBound(to: CChar.self)), UInt32(bytes.count))
-        let written = uv_try_write(stream, &buffer, 1)
-        return written > 0 ? Int(written) : 0
+        return uv_try_write(stream, &buffer, 1)
     }
 
     /// Lets `encode` append straight to the outbound buffer: a frame built in place, with no
@@ -68,14 +73,7 @@ extension TCPConnection {
     func flush() {
         isDirty = false
         guard handleState == .open, inFlightBytes == 0, !outbound.isEmpty else { return }
-        flushSyscallCount += 1
-        if flushesThisPeriod < .max { flushesThisPeriod += 1 }
-        let written = outbound.withUnsafeBytes { bytes in
-            var buffer = uv_buf_init(
-                UnsafeMutableRawPointer(mutating: bytes.baseAddress!).assumingMemoryBound(to: CChar.self),
-                UInt32(bytes.count))
-            return uv_try_write(stream, &buffer, 1)
-        }
+        let written = outbound.withUnsafeBytes { tryWrite($0) }
         if written == UV_EAGAIN.rawValue {
             startWrite(from: 0)
         } else if written < 0 {
