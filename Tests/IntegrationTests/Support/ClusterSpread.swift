@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import LifeSignalUV
 
 /// With LIFESIGNAL_TEST_ON_POSTGRES=N (N > 1), a test's broker is a cluster of N brokers on one
 /// fresh database, and the connections a test opens to "its broker" are dealt round robin over
@@ -9,13 +9,20 @@ import Synchronization
 /// another broker reaches this one a moment later. So settling a device on a cluster also waits
 /// until it has every event up to its user's head as the database holds it (`users.seq`).
 enum ClusterSpread {
-    private struct Cluster {
+    /// One object shared by all its ports' entries, so the count of connections dealt is one.
+    private final class Cluster: @unchecked Sendable {  // mutated only under `clusters`' lock
         let ports: [Int]
         let database: FreshDatabase
         var dealt = 0
+
+        init(ports: [Int], database: FreshDatabase) {
+            self.ports = ports
+            self.database = database
+        }
     }
 
-    private static let clusters = Mutex<[Int: Cluster]>([:])
+    // Locked, not Synchronization.Mutex: ThreadSanitizer sees a pthread mutex (see Locked).
+    private static let clusters = Locked<[Int: Cluster]>([:])
 
     /// Brokers per test broker: 1 unless LIFESIGNAL_TEST_ON_POSTGRES names more.
     static var brokersPerTest: Int {
@@ -24,8 +31,9 @@ enum ClusterSpread {
 
     /// Makes `ports` one cluster: a connection to any of them may be dealt to any.
     static func register(ports: [Int], database: FreshDatabase) {
+        let cluster = Cluster(ports: ports, database: database)
         clusters.withLock { clusters in
-            for port in ports { clusters[port] = Cluster(ports: ports, database: database) }
+            for port in ports { clusters[port] = cluster }
         }
     }
 
@@ -38,11 +46,9 @@ enum ClusterSpread {
     /// The port a new connection to `port` goes to: the next broker of its cluster, if it has one.
     static func deal(_ port: Int) -> Int {
         clusters.withLock { clusters in
-            guard var cluster = clusters[port] else { return port }
-            let chosen = cluster.ports[cluster.dealt % cluster.ports.count]
-            cluster.dealt += 1
-            for member in cluster.ports { clusters[member] = cluster }
-            return chosen
+            guard let cluster = clusters[port] else { return port }
+            defer { cluster.dealt += 1 }
+            return cluster.ports[cluster.dealt % cluster.ports.count]
         }
     }
 
