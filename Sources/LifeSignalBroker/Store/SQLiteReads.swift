@@ -18,40 +18,35 @@ enum SQLiteReads {
         case .notifications(let userID, let beforeID, let limit):
             .notifications(try notifications(userID: userID, beforeID: beforeID, limit: limit, db))
         case .pendingDeadlines:
-            .deadlines(try Row.fetchAll(db.cachedStatement(sql: """
+            .deadlines(try rows("""
                 SELECT id, check_in_deadline FROM users
                 WHERE check_in_deadline IS NOT NULL AND is_non_responsive = 0
-                """)).map { (userID: $0[0], deadline: $0[1]) })
+                """, [], db) { (userID: $0[0], deadline: $0[1]) })
         case .notification(let userID, let id):
-            .notification(try Row.fetchOne(
-                db.cachedStatement(sql: "SELECT * FROM notifications WHERE id = ? AND user_id = ?"),
-                arguments: [id, userID]
-            ).map(NotificationColumns.notification(from:)))
+            .notification(try rows("SELECT * FROM notifications WHERE id = ? AND user_id = ?", [id, userID], db,
+                                   NotificationColumns.notification(from:)).first)
         }
     }
 
     static func storedUser(id: String, _ db: Database) throws -> StoredUser? {
-        let userRow = try db.cachedStatement(sql: "SELECT * FROM users WHERE id = ?")
-        guard let row = try Row.fetchOne(userRow, arguments: [id]) else {
-            return nil
+        let found = try rows("SELECT * FROM users WHERE id = ?", [id], db) { row in
+            (user: UserColumns.user(from: row), tokenHash: (row["token_hash"] as Data))
         }
-        let devices = try Row.fetchAll(
-            db.cachedStatement(
-                sql: "SELECT device_id, platform, push_token, last_seen_at FROM devices WHERE user_id = ?"),
-            arguments: [id]
-        ).map { row in
+        guard let (user, tokenHash) = found.first else { return nil }
+        let devices = try rows(
+            "SELECT device_id, platform, push_token, last_seen_at FROM devices WHERE user_id = ?", [id], db
+        ) { row in
             DeviceRecord(key: DeviceKey(userID: id, deviceID: row["device_id"]), platform: row["platform"],
                          pushToken: row["push_token"], lastSeenAt: row["last_seen_at"])
         }
-        let bounds = try Row.fetchOne(
-            db.cachedStatement(sql: "SELECT min(seq) AS oldest, max(seq) AS newest FROM events WHERE user_id = ?"),
-            arguments: [id])
-        let lastSeq: Int64 = bounds?["newest"] ?? 0
-        let oldest: Int64 = bounds?["oldest"] ?? lastSeq + 1
-        let tokenHash: Data = row["token_hash"]
+        let bounds = try rows(
+            "SELECT min(seq) AS oldest, max(seq) AS newest FROM events WHERE user_id = ?", [id], db
+        ) { row -> (oldest: Int64?, newest: Int64?) in (row["oldest"], row["newest"]) }.first
+        let lastSeq: Int64 = bounds?.newest ?? 0
+        let oldest: Int64 = bounds?.oldest ?? lastSeq + 1
         let ledger = try notificationLedger(of: id, db)
         return StoredUser(
-            user: UserColumns.user(from: row), tokenHash: Array(tokenHash), devices: devices,
+            user: user, tokenHash: Array(tokenHash), devices: devices,
             lastSeq: lastSeq, oldestRetainedSeq: oldest, contacts: try contacts(of: id, db),
             recentNotifications: try notifications(userID: id, beforeID: nil, limit: NotificationWindow.capacity, db) ?? [Notification](),
             notificationCount: ledger.count, unreadCount: ledger.filter(\.isUnread).count,
@@ -75,12 +70,12 @@ enum SQLiteReads {
     private static func contacts(of userID: String, _ db: Database) throws
         -> [(record: ContactRecord, mirror: ContactMirror)]
     {
-        try Row.fetchAll(db.cachedStatement(sql: """
+        try rows("""
             SELECT c.*, u.name, u.last_check_in_at, u.check_in_deadline, u.is_non_responsive,
                    u.alert_id, u.alert_started_at, u.alert_message
             FROM contacts c JOIN users u ON u.id = c.contact_id WHERE c.user_id = ?
-            """), arguments: [userID]
-        ).map { row in
+            """, [userID], db
+        ) { row in
             let record = ContactRecord(
                 userID: userID, contactID: row["contact_id"], isResponder: row["is_responder"],
                 isDependent: row["is_dependent"], addedAt: row["added_at"],
@@ -110,10 +105,22 @@ enum SQLiteReads {
                 arguments: [beforeID, userID]) else { return nil }
             upperBound = position
         }
-        return try Row.fetchAll(db.cachedStatement(sql: """
+        return try rows("""
             SELECT * FROM notifications WHERE user_id = ? AND position < ? ORDER BY position DESC LIMIT ?
-            """), arguments: [userID, upperBound, limit]
-        ).map(NotificationColumns.notification(from:))
+            """, [userID, upperBound, limit], db, NotificationColumns.notification(from:))
+    }
+
+    /// Each row of a cached statement, mapped while the cursor is on it. Rows copied out
+    /// (`fetchAll`, `fetchOne`) find a column by comparing every name lowercased, on every read;
+    /// a cursor's row looks it up in the statement's index. A storm of hellos loads thousands of
+    /// users, and those comparisons were a tenth of the broker's time (docs/BENCHMARKS.md).
+    static func rows<T>(_ sql: String, _ arguments: StatementArguments, _ db: Database,
+                        _ transform: (Row) throws -> T) throws -> [T]
+    {
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
+        var mapped: [T] = []
+        while let row = try cursor.next() { mapped.append(try transform(row)) }
+        return mapped
     }
 
     /// The bodies of `(after, through]`, or nil if any of them has been pruned or their frames
