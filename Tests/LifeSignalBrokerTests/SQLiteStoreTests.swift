@@ -244,6 +244,30 @@ import Testing
         store.close()
     }
 
+    @Test func everyNotificationFieldLoadsBackAsWritten() async throws {
+        let store = try openStore()
+        let alice = user("Alice")
+        let full = Notification(
+            id: "n_full", type: .alert, title: "Alert", message: "Bob needs help", timestamp: 42, isRead: true,
+            relatedContactID: "u_bob", relatedAlertID: "a_1", relatedPingID: "p_1",
+            contactData: ContactData(id: "u_bob", name: "Bob", role: .dependent, action: .alert),
+            alertData: AlertInfo(id: "a_1", startedAt: 41, message: "help"))
+        let bare = Notification(id: "n_bare", type: .ping, title: "Ping", message: "", timestamp: 43)
+        _ = try await write(store, [
+            .createUser(alice, tokenHash: [0]),
+            .insertNotification(userID: alice.id, full), .insertNotification(userID: alice.id, bare),
+        ]).get()
+        let loaded = try #require(try await load(store, alice.id))
+        #expect(loaded.recentNotifications == [bare, full])
+        let byID = try await write(store, [], query: .notification(userID: alice.id, id: "n_full")).get().queryResult
+        guard case .notification(let found) = byID else { Issue.record("no answer"); return }
+        #expect(found == full)
+        let foreign = try await write(store, [], query: .notification(userID: "u_other", id: "n_full")).get().queryResult
+        guard case .notification(let none) = foreign else { Issue.record("no answer"); return }
+        #expect(none == nil)
+        store.close()
+    }
+
     @Test func notificationsPageNewestFirstAndKeepTheirCounts() async throws {
         let store = try openStore()
         let alice = user("Alice")

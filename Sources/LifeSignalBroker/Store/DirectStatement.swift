@@ -6,7 +6,7 @@ import GRDBSQLite
 /// `DatabaseValue` per value) and its statement cache (the SQL text hashed on each lookup) cost
 /// about as much as SQLite's own work; binding straight from Swift values does not.
 struct DirectStatement {
-    private let statement: Statement
+    let statement: Statement
 
     init(_ db: Database, sql: String) throws {
         statement = try db.makeStatement(sql: sql)

@@ -14,6 +14,12 @@ final class GroupCommitWriter: Sendable {
         var completion: Completion
     }
 
+    /// The writer's own statements, prepared on its connection with the first batch.
+    private struct Statements {
+        let writes: SQLiteWrites
+        let reads: SQLiteReads
+    }
+
     private struct Queue: ~Copyable {
         var pending: [Pending] = []
         var closing = false
@@ -51,7 +57,7 @@ final class GroupCommitWriter: Sendable {
 
     private func runLoop() {
         // Prepared on the first batch, on the writer's connection, and used only by this thread.
-        var writes: SQLiteWrites?
+        var statements: Statements?
         while true {
             wakeup.wait()
             let (batch, closing) = queue.withLock { queue in
@@ -61,28 +67,28 @@ final class GroupCommitWriter: Sendable {
             }
             if !batch.isEmpty {
                 checkpointer.pauseIfDue()
-                commit(batch, &writes)
+                commit(batch, &statements)
             }
             if closing && queue.withLock({ $0.pending.isEmpty }) { break }
         }
         finished.signal()
     }
 
-    private func commit(_ batch: [Pending], _ preparedWrites: inout SQLiteWrites?) {
+    private func commit(_ batch: [Pending], _ prepared: inout Statements?) {
         var results: [Result<StoreWriteResult, Error>]
         do {
             results = try pool.writeWithoutTransaction { db in
-                let writes = try preparedWrites ?? SQLiteWrites(db)
-                preparedWrites = writes
+                let statements = try prepared ?? Statements(writes: SQLiteWrites(db), reads: SQLiteReads(db))
+                prepared = statements
                 // Fast path: no savepoints. Writes are computed from the sessions' memory and do not
                 // fail unless something is wrong, while a savepoint per write costs two statements and
                 // a copy of every page it touches. If one fails, the whole attempt rolls back and the
                 // batch runs again with a savepoint per write, so that only the failing one is lost.
-                if let results = try Self.applyAll(batch, writes, db) { return results }
+                if let results = try Self.applyAll(batch, statements, db) { return results }
                 var results: [Result<StoreWriteResult, Error>] = []
                 results.reserveCapacity(batch.count)
                 try db.inTransaction(.immediate) {
-                    for item in batch { results.append(Self.applyInSavepoint(item.write, writes, db)) }
+                    for item in batch { results.append(Self.applyInSavepoint(item.write, statements, db)) }
                     return .commit
                 }
                 return results
@@ -99,7 +105,7 @@ final class GroupCommitWriter: Sendable {
 
     /// Applies the whole batch in one transaction with no savepoints; nil (and nothing
     /// changed) if any write failed.
-    private static func applyAll(_ batch: [Pending], _ writes: SQLiteWrites, _ db: Database) throws
+    private static func applyAll(_ batch: [Pending], _ statements: Statements, _ db: Database) throws
         -> [Result<StoreWriteResult, Error>]?
     {
         var results: [Result<StoreWriteResult, Error>] = []
@@ -108,7 +114,7 @@ final class GroupCommitWriter: Sendable {
         try db.inTransaction(.immediate) {
             for item in batch {
                 do {
-                    results.append(.success(try apply(item.write, writes, db)))
+                    results.append(.success(try apply(item.write, statements, db)))
                 } catch {
                     failed = true
                     return .rollback
@@ -119,22 +125,22 @@ final class GroupCommitWriter: Sendable {
         return failed ? nil : results
     }
 
-    private static func apply(_ write: StoreWrite, _ writes: SQLiteWrites, _ db: Database) throws
+    private static func apply(_ write: StoreWrite, _ statements: Statements, _ db: Database) throws
         -> StoreWriteResult
     {
         var result = StoreWriteResult()
-        for change in write.changes { try writes.apply(change, db) }
-        if let query = write.query { result.queryResult = try SQLiteReads.answer(query, db) }
+        for change in write.changes { try statements.writes.apply(change, db) }
+        if let query = write.query { result.queryResult = try statements.reads.answer(query, db) }
         return result
     }
 
-    private static func applyInSavepoint(_ write: StoreWrite, _ writes: SQLiteWrites, _ db: Database)
+    private static func applyInSavepoint(_ write: StoreWrite, _ statements: Statements, _ db: Database)
         -> Result<StoreWriteResult, Error>
     {
         var result = StoreWriteResult()
         do {
             try db.inSavepoint {
-                result = try apply(write, writes, db)
+                result = try apply(write, statements, db)
                 return .commit
             }
             return .success(result)

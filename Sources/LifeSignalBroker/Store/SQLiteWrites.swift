@@ -2,14 +2,17 @@ import Foundation
 import GRDB
 import LifeSignalProtocol
 
-/// Applies one `StoreChange` inside the writer's transaction. The changes every ping, check-in
-/// or alert makes (events, contact rows, notifications) run through statements prepared once
-/// and bound directly (`DirectStatement`); the rarer ones through GRDB's statement cache.
+/// Applies one `StoreChange` inside the writer's transaction. The changes every ping, check-in,
+/// alert or hello makes (events, contact rows, notifications, the device's last seen) run through
+/// statements prepared once and bound directly (`DirectStatement`); the rarer ones through GRDB's
+/// statement cache.
 struct SQLiteWrites {
     private let appendEvent: DirectStatement
     private let pruneEvents: DirectStatement
     private let upsertContact: DirectStatement
     private let insertNotification: DirectStatement
+    private let upsertDevice: DirectStatement
+    private let notificationPruning: NotificationPruning
 
     /// Prepares the statements on the writer's connection, which they must only be used with.
     init(_ db: Database) throws {
@@ -26,6 +29,13 @@ struct SQLiteWrites {
                 incoming_ping_id = excluded.incoming_ping_id, outgoing_ping_at = excluded.outgoing_ping_at,
                 outgoing_ping_id = excluded.outgoing_ping_id
             """)
+        // Every hello writes its device (last seen).
+        upsertDevice = try DirectStatement(db, sql: """
+            INSERT INTO devices (user_id, device_id, platform, push_token, last_seen_at) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (user_id, device_id) DO UPDATE SET
+                platform = excluded.platform, push_token = excluded.push_token, last_seen_at = excluded.last_seen_at
+            """)
+        notificationPruning = try NotificationPruning(db)
         insertNotification = try DirectStatement(db, sql: """
             INSERT INTO notifications (id, user_id, type, title, message, timestamp, is_read,
                 related_contact_id, related_alert_id, related_ping_id, contact_data, alert_data)
@@ -45,12 +55,13 @@ struct SQLiteWrites {
                 UPDATE users SET \(UserColumns.profile.map { "\($0) = ?" }.joined(separator: ", ")) WHERE id = ?
                 """).execute(arguments: UserColumns.profileArguments(user) + [user.id])
         case .upsertDevice(let device):
-            try db.cachedStatement(sql: """
-                INSERT INTO devices (user_id, device_id, platform, push_token, last_seen_at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (user_id, device_id) DO UPDATE SET
-                    platform = excluded.platform, push_token = excluded.push_token, last_seen_at = excluded.last_seen_at
-                """).execute(arguments: [device.key.userID, device.key.deviceID, device.platform, device.pushToken,
-                                         device.lastSeenAt])
+            try upsertDevice.run(db) { row in
+                row.add(device.key.userID)
+                row.add(device.key.deviceID)
+                row.add(device.platform)
+                row.add(device.pushToken)
+                row.add(device.lastSeenAt)
+            }
         case .deleteDevice(let key):
             try db.cachedStatement(sql: "DELETE FROM devices WHERE user_id = ? AND device_id = ?")
                 .execute(arguments: [key.userID, key.deviceID])
@@ -100,7 +111,7 @@ struct SQLiteWrites {
                 row.add(notification.alertData.map { String(decoding: $0.json.serialized(), as: UTF8.self) })
             }
         case .pruneNotifications(let userID, let keepNewest):
-            try NotificationPruning.keepNewest(keepNewest, of: userID, db)
+            try notificationPruning.keepNewest(keepNewest, of: userID, db)
         case .setNotificationRead(let id):
             try db.cachedStatement(sql: "UPDATE notifications SET is_read = 1 WHERE id = ?").execute(arguments: [id])
         case .markAllNotificationsRead(let userID):
@@ -134,24 +145,24 @@ enum UserColumns {
         ]
     }
 
-    static func user(from row: Row) -> User {
-        let alertID: String? = row["alert_id"]
-        let muted: String = row["muted_types"]
-        return User(
-            id: row["id"],
-            name: row["name"],
-            phone: row["phone"],
-            qrCode: row["qr_code"],
-            checkInIntervalSec: row["check_in_interval_sec"],
-            lastCheckInAt: row["last_check_in_at"],
-            checkInDeadline: row["check_in_deadline"],
-            isNonResponsive: row["is_non_responsive"],
-            alert: alertID.map { AlertInfo(id: $0, startedAt: row["alert_started_at"], message: row["alert_message"]) },
+    /// A user read by `SQLiteReads`: the `profile` columns in order, then id, token_hash, created_at.
+    static func userAndTokenHash(from row: DirectStatement.Columns) -> (User, [UInt8]) {
+        let user = User(
+            id: row.string(12),
+            name: row.string(0),
+            phone: row.optionalString(1),
+            qrCode: row.string(2),
+            checkInIntervalSec: row.int64(3),
+            lastCheckInAt: row.optionalInt64(4),
+            checkInDeadline: row.optionalInt64(5),
+            isNonResponsive: row.bool(6),
+            alert: row.optionalString(7).map { AlertInfo(id: $0, startedAt: row.int64(8), message: row.optionalString(9)) },
             preferences: Preferences(
-                push: row["push_enabled"],
-                mutedTypes: muted.split(separator: ",").compactMap { NotificationType(rawValue: String($0)) }
+                push: row.bool(10),
+                mutedTypes: row.string(11).split(separator: ",").compactMap { NotificationType(rawValue: String($0)) }
             ),
-            createdAt: row["created_at"]
+            createdAt: row.int64(14)
         )
+        return (user, row.bytes(13))
     }
 }
