@@ -16,7 +16,7 @@ extension UserSession {
     /// catch-up once everything before this moment is durable: at once when it already is and
     /// memory holds the catch-up, else behind the device record's write.
     func attach(_ connection: ClientConnection, hello: HelloRequest) {
-        if let previous = online[hello.deviceID] {
+        if let previous = online[hello.deviceID]?.connection {
             previous.fail(ProtocolError(.replaced, "device '\(hello.deviceID)' connected again"), rid: nil)
         } else if online.count >= configuration.maxDevicesPerUser {
             connection.fail(ProtocolError(.tooManyDevices,
@@ -30,7 +30,7 @@ extension UserSession {
         } catch {
             return connection.fail(error, rid: hello.rid)
         }
-        online[hello.deviceID] = connection
+        online[hello.deviceID] = OnlineDevice(deviceID: hello.deviceID, connection: connection)
         let key = DeviceKey(userID: userID, deviceID: hello.deviceID)
         var record = devices[hello.deviceID] ?? DeviceRecord(key: key, platform: nil, pushToken: nil, lastSeenAt: nil)
         if let platform = hello.platform { record.platform = platform }
@@ -110,7 +110,7 @@ extension UserSession {
 
     /// The device went away: it is offline from now on, last seen now.
     func detach(_ connection: ClientConnection, deviceID: String) {
-        guard online[deviceID] === connection else { return }
+        guard online[deviceID]?.connection === connection else { return }
         online[deviceID] = nil
         // A stale session's memory is not the store's: writing its device record back would
         // undo what the failed write left as it was (a push token taken from it, say).

@@ -69,6 +69,6 @@ extension UserSession {
         isStale = true
         let tokens = devices.values.compactMap(\.pushToken)
         broker.assumeIsolated { $0.forgetPushTokens(tokens, of: userID) }
-        for connection in online.values { connection.close() }
+        for device in online.values { device.connection.close() }
     }
 }

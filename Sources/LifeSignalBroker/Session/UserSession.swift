@@ -27,8 +27,8 @@ actor UserSession {
     /// while it is loaded (`view(of:)`).
     var lastKnown: [String: ContactMirror]
     let tokenHash: [UInt8]
-    var devices: DeviceTable
-    var online: [String: ClientConnection] = [:]
+    var devices: DeviceTable<DeviceRecord>
+    var online = DeviceTable<OnlineDevice>(deviceID: \.deviceID)
     /// Highest seq assigned; events above the last committed one are on their way to the store.
     var lastSeq: Int64
     var oldestRetainedSeq: Int64
@@ -55,7 +55,7 @@ actor UserSession {
             uniqueKeysWithValues: stored.contacts.map { ($0.record.contactID, $0.record) }))
         lastKnown = Dictionary(uniqueKeysWithValues: stored.contacts.map { ($0.record.contactID, $0.mirror) })
         tokenHash = stored.tokenHash
-        devices = DeviceTable(stored.devices)
+        devices = DeviceTable(stored.devices, deviceID: \.key.deviceID)
         lastSeq = stored.lastSeq
         oldestRetainedSeq = stored.oldestRetainedSeq
         notifications = NotificationWindow(
@@ -97,7 +97,7 @@ actor UserSession {
     /// Sends a committed event to every online device that has not had it through its catch-up.
     func deliver(seq: Int64, frame: [UInt8]) {
         recentEvents.append(seq: seq, frame: frame)
-        for connection in online.values { connection.sendEvent(seq: seq, frame: frame) }
+        for device in online.values { device.connection.sendEvent(seq: seq, frame: frame) }
     }
 
     /// Every device this user has, as `devices.list` shows them.
