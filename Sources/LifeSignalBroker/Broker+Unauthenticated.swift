@@ -82,7 +82,7 @@ extension Broker {
                 // Not `unauthenticated`: the credentials may be right. The connection stays open
                 // and may say hello again.
                 connection.respond(error: Self.userUnavailable, rid: hello.rid)
-                connection.finishAuthentication(as: .awaitingHello)
+                connection.abandonAuthentication()
                 return
             }
             // One answer for an unknown user and a wrong token: it must not reveal which (§3).

@@ -143,6 +143,8 @@ public actor Broker {
     func connectionClosed(_ connection: ClientConnection) {
         connections[connection.id] = nil
         uncountConnection(from: connection.tcp)
-        if let (router, deviceID) = connection.attachment { router.connectionEnded(connection, deviceID: deviceID) }
+        if let attachment = connection.attachment {
+            attachment.router.connectionEnded(connection, deviceID: attachment.deviceID)
+        }
     }
 }

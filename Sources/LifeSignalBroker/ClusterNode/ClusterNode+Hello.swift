@@ -38,7 +38,7 @@ extension ClusterNode {
                 // Not `unauthenticated`: the credentials may be right. The connection stays open.
                 connection.respond(error: ProtocolError(.internal, "the cluster store could not be reached; try again"),
                                    rid: hello.rid)
-                connection.finishAuthentication(as: .awaitingHello)
+                connection.abandonAuthentication()
             }
         })
     }
@@ -75,8 +75,8 @@ extension ClusterNode {
         let fields = HelloAnswer.fields(user: greeting.user, lastSeq: greeting.head, configuration: configuration,
                                         brokerID: brokerID)
         connection.complete(connection.reserveResponse(), with: Outbound.ok(rid: hello.rid, fields) + greeting.frames)
-        connection.finishAuthentication(as: .active(
-            ClusterDevice(node: self, userID: hello.userID, deviceID: hello.deviceID), deviceID: hello.deviceID))
+        connection.finishAuthentication(
+            attachedTo: ClusterDevice(node: self, userID: hello.userID, deviceID: hello.deviceID), deviceID: hello.deviceID)
         // A hint that came while no feed was here was dropped: read once past the head.
         if isNew { feed.want(greeting.head + 1) }
     }

@@ -14,36 +14,41 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         case awaitingHello
         /// `hello` is being checked (the user may be loading); requests are held meanwhile.
         case authenticating
-        case active(any DeviceRouter, deviceID: String)
+        /// Attached to a device (`attachment`): requests go to its router.
+        case active
         case closing
+    }
+
+    /// Where an attached device's requests go, and which device it is.
+    struct Attachment {
+        let router: any DeviceRouter
+        let deviceID: String
     }
 
     let tcp: TCPConnection
     let broker: Broker
     let openedAtMs: UInt64
     private(set) var lastHeardMs: UInt64
-    var phase: Phase = .awaitingHello {
-        didSet {
-            // Remembered past `.closing`, so the device is detached however the connection ends.
-            if case .active(let router, let deviceID) = phase { attachment = (router, deviceID) }
-        }
-    }
-    /// The session and device this connection was attached to, if it ever was.
-    private(set) var attachment: (router: any DeviceRouter, deviceID: String)?
+    private(set) var phase: Phase = .awaitingHello
+    /// The device this connection was attached to, if it ever was: kept past `.closing`, so the
+    /// device is detached however the connection ends.
+    private(set) var attachment: Attachment?
     /// Events at or below this seq reach this device through its catch-up, not live.
     var baselineSeq: Int64 = .max
     private var decoder: FrameDecoder
     private var responses = ResponseOrder()
-    private let maxOutboundBytes: Int
     /// `requestRate` / `requestBurst` (§9 `rate_limited`).
     private var requestBudget: TokenBucket
+
+    /// The broker's, not copies: a connection per online device holds only what is its own.
+    private var maxOutboundBytes: Int { broker.configuration.maxOutboundBytes }
+    /// Frame bytes held at which reading pauses until they have run.
+    private var maxHeldBytes: Int { 4 * broker.configuration.maxFrameBytes }
 
     init(tcp: TCPConnection, broker: Broker, configuration: BrokerConfiguration) {
         self.tcp = tcp
         self.broker = broker
         decoder = FrameDecoder(maxFrameBytes: configuration.maxFrameBytes)
-        maxOutboundBytes = configuration.maxOutboundBytes
-        maxHeldBytes = 4 * configuration.maxFrameBytes
         requestBudget = TokenBucket(ratePerSecond: configuration.requestRate, burst: configuration.requestBurst)
         openedAtMs = tcp.loop.cachedNowMs
         lastHeardMs = openedAtMs
@@ -51,6 +56,8 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
 
     var id: UInt64 { tcp.id }
     var isClosing: Bool { if case .closing = phase { true } else { false } }
+    /// The device this connection serves while it is active.
+    var activeDeviceID: String? { if case .active = phase { attachment?.deviceID } else { nil } }
 
     // MARK: reading
 
@@ -116,8 +123,8 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         switch phase {
         case .awaitingHello:
             broker.assumeIsolated { $0.handleUnauthenticated(request, from: self) }
-        case .active(let router, _):
-            router.route(request, from: self)
+        case .active:
+            attachment?.router.route(request, from: self)
         case .authenticating, .closing:
             // `authenticating` always holds; what reaches a closing connection is dropped.
             break
@@ -129,8 +136,6 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     private var holds = 0
     private var held = Deque<(incoming: Incoming, size: Int)>()
     private var heldBytes = 0
-    /// Frame bytes held at which reading pauses until they have run.
-    private let maxHeldBytes: Int
     private var isReadingPaused = false
 
     /// Holds this connection's next requests until the matching `releaseRequests()`: a request
@@ -158,10 +163,18 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         holdRequests()
     }
 
-    /// Ends the `authenticating` phase and runs what arrived meanwhile, in order.
-    func finishAuthentication(as newPhase: Phase) {
+    /// Ends the `authenticating` phase attached to a device, and runs what arrived meanwhile, in order.
+    func finishAuthentication(attachedTo router: any DeviceRouter, deviceID: String) {
         guard case .authenticating = phase else { return }
-        phase = newPhase
+        attachment = Attachment(router: router, deviceID: deviceID)
+        phase = .active
+        releaseRequests()
+    }
+
+    /// Ends the `authenticating` phase unattached: the device may say hello again.
+    func abandonAuthentication() {
+        guard case .authenticating = phase else { return }
+        phase = .awaitingHello
         releaseRequests()
     }
 

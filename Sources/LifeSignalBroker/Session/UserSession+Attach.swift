@@ -51,7 +51,7 @@ extension UserSession {
                 mutation.changes += forgotten + [.upsertDevice(record)]
                 mutation.touch(self)
                 commit(mutation)
-                connection.finishAuthentication(as: .active(self, deviceID: hello.deviceID))
+                connection.finishAuthentication(attachedTo: self, deviceID: hello.deviceID)
                 return
             }
         }
@@ -82,7 +82,7 @@ extension UserSession {
         }
         // Only now may the requests pipelined behind the hello run: their answers come after its
         // own, and their events after its catch-up (§2, §3).
-        connection.finishAuthentication(as: .active(self, deviceID: hello.deviceID))
+        connection.finishAuthentication(attachedTo: self, deviceID: hello.deviceID)
     }
 
     /// The catch-up when memory holds all of it: the events after `resume` from `recentEvents`, or

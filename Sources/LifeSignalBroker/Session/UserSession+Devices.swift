@@ -10,7 +10,7 @@ extension UserSession {
         let platform = try request.optionalString("platform").map { (value) throws(ProtocolError) in
             try Validate.platform(value)
         }
-        guard case .active(_, let deviceID) = connection.phase, var record = devices[deviceID] else {
+        guard let deviceID = connection.activeDeviceID, var record = devices[deviceID] else {
             throw ProtocolError(.internal, "device is not attached")
         }
         // The holder's memory changes with this request's: a failed commit reloads both.
@@ -26,7 +26,7 @@ extension UserSession {
 
     /// `device.unregister`: this device gets no more pushes.
     func unregisterPushToken(device connection: ClientConnection, _ mutation: inout Mutation) -> JSONObject {
-        guard case .active(_, let deviceID) = connection.phase, var record = devices[deviceID],
+        guard let deviceID = connection.activeDeviceID, var record = devices[deviceID],
               let token = record.pushToken else { return [:] }
         broker.assumeIsolated { $0.releasePushToken(token, from: record.key) }
         record.pushToken = nil
