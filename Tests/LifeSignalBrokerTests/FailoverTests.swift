@@ -6,7 +6,7 @@ import Testing
 
 /// A client given several brokers (PROTOCOL §11) connects to any that is up, and when its broker
 /// goes, moves to the next and resumes with exactly the events it missed.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.timeLimit(.minutes(5)))
 struct FailoverTests {
     /// A port nothing listens on (bound, read, released).
     static func freePort() throws -> Int {
