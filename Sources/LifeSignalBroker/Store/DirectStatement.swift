@@ -14,17 +14,7 @@ struct DirectStatement {
 
     /// Binds the parameters in order through `bind`, steps to completion and resets.
     func run(_ db: Database, _ bind: (inout Binder) -> Void) throws {
-        let handle = statement.sqliteStatement
-        var binder = Binder(handle: handle)
-        bind(&binder)
-        var code = sqlite3_step(handle)
-        while code == SQLITE_ROW { code = sqlite3_step(handle) }
-        if code != SQLITE_DONE {
-            let message = String(cString: sqlite3_errmsg(db.sqliteConnection))
-            sqlite3_reset(handle)
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
-        }
-        sqlite3_reset(handle)
+        try forEachRow(db, bind) { _ in true }
     }
 
     /// Binds values to the next parameter, from the first.
