@@ -28,7 +28,7 @@ actor UserSession {
     var lastKnown: [String: ContactMirror]
     let tokenHash: [UInt8]
     var devices: DeviceTable<DeviceRecord>
-    var online = DeviceTable<OnlineDevice>(deviceID: \.deviceID)
+    var online = DeviceTable<OnlineDevice>()
     /// Highest seq assigned; events above the last committed one are on their way to the store.
     var lastSeq: Int64
     var oldestRetainedSeq: Int64
@@ -55,7 +55,7 @@ actor UserSession {
             uniqueKeysWithValues: stored.contacts.map { ($0.record.contactID, $0.record) }))
         lastKnown = Dictionary(uniqueKeysWithValues: stored.contacts.map { ($0.record.contactID, $0.mirror) })
         tokenHash = stored.tokenHash
-        devices = DeviceTable(stored.devices, deviceID: \.key.deviceID)
+        devices = DeviceTable(stored.devices)
         lastSeq = stored.lastSeq
         oldestRetainedSeq = stored.oldestRetainedSeq
         notifications = NotificationWindow(
