@@ -22,7 +22,7 @@ struct SQLiteReads {
     /// Prepares the statements on the writer's connection, which they must only be used with.
     init(_ db: Database) throws {
         selectUser = try DirectStatement(db, sql: """
-            SELECT \(UserColumns.profile.joined(separator: ", ")), id, token_hash, created_at FROM users WHERE id = ?
+            SELECT \(UserColumns.all.joined(separator: ", ")) FROM users WHERE id = ?
             """)
         selectDevices = try DirectStatement(db, sql: """
             SELECT device_id, platform, push_token, last_seen_at FROM devices WHERE user_id = ?

@@ -47,8 +47,8 @@ struct SQLiteWrites {
         switch change {
         case .createUser(let user, let tokenHash):
             try db.cachedStatement(sql: """
-                INSERT INTO users (\(UserColumns.profile.joined(separator: ", ")), id, token_hash, created_at)
-                VALUES (\(Array(repeating: "?", count: UserColumns.profile.count + 3).joined(separator: ", ")))
+                INSERT INTO users (\(UserColumns.all.joined(separator: ", ")))
+                VALUES (\(Array(repeating: "?", count: UserColumns.all.count).joined(separator: ", ")))
                 """).execute(arguments: UserColumns.profileArguments(user) + [user.id, Data(tokenHash), user.createdAt])
         case .updateUser(let user):
             try db.cachedStatement(sql: """
@@ -145,10 +145,15 @@ enum UserColumns {
         ]
     }
 
-    /// A user read by `SQLiteReads`: the `profile` columns in order, then id, token_hash, created_at.
+    /// Every column of a user row, in the order `createUser` writes them and `userAndTokenHash(from:)`
+    /// reads them: `profile`, then id, token_hash and created_at.
+    static let all = profile + ["id", "token_hash", "created_at"]
+
+    /// A user read by `SQLiteReads`, its columns selected in the order of `all`.
     static func userAndTokenHash(from row: DirectStatement.Columns) -> (User, [UInt8]) {
+        let id = Int32(profile.count)
         let user = User(
-            id: row.string(12),
+            id: row.string(id),
             name: row.string(0),
             phone: row.optionalString(1),
             qrCode: row.string(2),
@@ -161,8 +166,8 @@ enum UserColumns {
                 push: row.bool(10),
                 mutedTypes: row.string(11).split(separator: ",").compactMap { NotificationType(rawValue: String($0)) }
             ),
-            createdAt: row.int64(14)
+            createdAt: row.int64(id + 2)
         )
-        return (user, row.bytes(13))
+        return (user, row.bytes(id + 1))
     }
 }
