@@ -1,8 +1,8 @@
 import LifeSignalUV
 
 /// Gives up the leases that waited too long, for a whole pool with one timer: a task group with a
-/// sleeping child per lease cost every statement two extra tasks and a timer (measured: p50 of a
-/// cross-broker ping 32 → 24 ms without it at 5,000/s).
+/// sleeping child per lease cost every statement two extra tasks and a timer (docs/BENCHMARKS.md,
+/// "Cluster": at 5,000 pings/s the p50 of a cross-broker ping 28/23/23 → 21/19/22 ms without it).
 final class LeaseWatchdog: Sendable {
     private let expiries = Expiries()
     private let checker: Task<Void, Never>
