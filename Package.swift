@@ -105,6 +105,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // `lsbroker pushes --user NAME` looks names up in the store (read-only).
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // `lsbroker stats` reads a running broker's operations endpoint.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 "LifeSignalPostgres",
             ],
             swiftSettings: strictSwift6

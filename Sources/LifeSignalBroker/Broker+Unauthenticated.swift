@@ -40,9 +40,11 @@ extension Broker {
         let ticket = connection.reserveResponse()
         let rid = request.rid
         let answer: @Sendable (Bool) -> Void = { stored in
-            let reply = stored ? Outbound.ok(rid: rid, ["user": user.json, "token": .string(token)])
-                : Outbound.error(rid: rid, ProtocolError(.internal, "the user could not be stored"))
-            connection.complete(ticket, with: reply)
+            if stored {
+                connection.complete(ticket, with: Outbound.ok(rid: rid, ["user": user.json, "token": .string(token)]))
+            } else {
+                connection.complete(ticket, with: ProtocolError(.internal, "the user could not be stored"), rid: rid)
+            }
         }
         if let cluster { return cluster.register(user, tokenHash: Credentials.hash(token: token), completion: answer) }
         submit(StoreWrite(changes: [.createUser(user, tokenHash: Credentials.hash(token: token))])) { result in

@@ -23,6 +23,9 @@ public actor Broker {
     nonisolated let logger: Logger
     /// Committed pushes go to the gateway through here, off the loop (§7).
     nonisolated let pushOutbox: PushOutbox
+    /// Requests by op and result; nil when metrics are off, so that answering costs no clock reading.
+    nonisolated let requestMetrics: RequestMetrics?
+    nonisolated let counters: BrokerCounters
     nonisolated public var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
     let configuration: BrokerConfiguration
@@ -87,6 +90,8 @@ public actor Broker {
         }
         self.loop = loop
         self.logger = logger
+        requestMetrics = configuration.metricsPort == nil ? nil : RequestMetrics()
+        counters = BrokerCounters()
         registerLimiter = AddressRateLimiter(ratePerSecond: configuration.registerRate,
                                              burst: configuration.registerBurst)
         // Up to a second's worth of failed hellos at once, and a minute's worth of failed adds.
@@ -132,6 +137,7 @@ public actor Broker {
     func accept(_ tcp: TCPConnection) {
         guard hasRoomForAddress(of: tcp), admit(tcp) else { return }
         countConnection(from: tcp)
+        counters.connectionsAccepted.increment()
         let connection = ClientConnection(tcp: tcp, broker: self, configuration: configuration)
         connections[connection.id] = connection
         helloQueue.append(connection.id)

@@ -59,6 +59,9 @@ public struct BrokerConfiguration: Sendable {
     public var failedAddsPerMinute = 10
     public var failedHellosPerSecond: Double = 10
     public var maxConnectionsPerAddress = 1_000
+    /// The HTTP endpoint of metrics and health (`/metrics`, `/healthz`, `/readyz`); off when nil.
+    public var metricsPort: Int?
+    public var metricsHost = "127.0.0.1"
 
     public init() {}
 }
@@ -97,5 +100,6 @@ extension BrokerConfiguration {
         try require(failedHellosPerSecond == 0 || (failedHellosPerSecond >= 0.001 && failedHellosPerSecond.isFinite),
                     "failed-hellos-per-second must be 0 (off) or at least 0.001")
         try require(maxConnectionsPerAddress >= 0, "max-connections-per-address must be 0 (off) or more")
+        try require(metricsPort.map { (0...65_535).contains($0) } ?? true, "metrics-port must be 0…65535")
     }
 }

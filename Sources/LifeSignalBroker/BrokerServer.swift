@@ -2,16 +2,30 @@ import Foundation
 import LifeSignalPostgres
 import LifeSignalUV
 import Logging
+import Prometheus
 
 /// Runs a broker on the calling thread until SIGINT or SIGTERM: opens the store (the embedded
 /// SQLite one, or PostgreSQL in a cluster), listens, serves, then shuts down gracefully (stop
 /// accepting, flush, close every handle, and commit every queued write before returning).
 public enum BrokerServer {
-    public static func run(configuration: BrokerConfiguration, logger: Logger) throws {
+    /// With `configuration.metricsPort`, `metrics` is the registry of the metrics system the caller
+    /// bootstrapped (`MetricsExport.bootstrap()`), which the operations endpoint writes out.
+    public static func run(configuration: BrokerConfiguration, logger: Logger,
+                           metrics: PrometheusCollectorRegistry? = nil) throws {
         let loop = try EventLoop()
         let backend = try Backend.open(configuration, loop: loop, logger: logger)
         defer { backend.close() }
         let broker = backend.broker(configuration: configuration, loop: loop, logger: logger)
+        let operations = try configuration.metricsPort.map { port in
+            try OperationsServer.start(host: configuration.metricsHost, port: port, broker: broker,
+                                       registry: metrics ?? PrometheusCollectorRegistry(), logger: logger)
+        }
+        defer { operations?.stop() }
+        if let operations {
+            logger.info("serving metrics and health", metadata: [
+                "lifesignal.metrics.host": "\(configuration.metricsHost)", "lifesignal.metrics.port": "\(operations.port)",
+            ])
+        }
         let startError = Locked<Error?>(nil)
         loop.execute {
             do {
@@ -105,25 +119,4 @@ public enum BrokerServer {
             }
             loop.addShutdownHook { _ = watchers }
     }
-}
-
-/// Runs async work from a synchronous caller that may block (start-up and shutdown, not the loop).
-func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
-    let result = Locked<Result<T, any Error>?>(nil)
-    let done = DispatchSemaphore(value: 0)
-    Task {
-        do {
-            let value = try await work()
-            result.withLock { $0 = .success(value) }
-        } catch {
-            result.withLock { $0 = .failure(error) }
-        }
-        done.signal()
-    }
-    done.wait()
-    return try result.withLock { $0! }.get()
-}
-
-func waitFor<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
-    try! waitFor { () async throws -> T in await work() }
 }

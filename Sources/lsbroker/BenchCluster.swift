@@ -40,24 +40,13 @@ struct BenchCluster: ParsableCommand {
         }
         let url: PostgresURL
         do { url = try PostgresURL(parsing: text) } catch { throw ValidationError(error.description) }
-        var logger = Logger(label: "lsbroker")
-        logger.logLevel = .warning
-        let outcome = Locked<Swift.Result<ClusterBenchmark.Result, any Error>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        let (brokers, pairs, inFlight, seconds) = (brokers, pairs, inFlight, seconds)
-        Task {
-            let result: Swift.Result<ClusterBenchmark.Result, any Error>
-            do {
-                result = .success(try await ClusterBenchmark.run(
-                    url: url, brokers: brokers, pairs: pairs, inFlight: inFlight, seconds: seconds, logger: logger))
-            } catch {
-                result = .failure(error)
-            }
-            outcome.withLock { $0 = result }
-            done.signal()
+        var quiet = Logger(label: "lsbroker")
+        quiet.logLevel = .warning
+        let (brokers, pairs, inFlight, seconds, logger) = (brokers, pairs, inFlight, seconds, quiet)
+        let result = try waitFor {
+            try await ClusterBenchmark.run(
+                url: url, brokers: brokers, pairs: pairs, inFlight: inFlight, seconds: seconds, logger: logger)
         }
-        done.wait()
-        let result = try outcome.withLock { $0! }.get()
         print("pings: \(result.pings) by \(brokers) executors × \(inFlight) in flight, \(pairs) pairs")
         print("wall: \(String(format: "%.2f", result.seconds)) s, \(Int(Double(result.pings) / result.seconds)) pings/s")
         print("latency: p50 \(String(format: "%.2f", result.p50Ms)) ms, p99 \(String(format: "%.2f", result.p99Ms)) ms, "

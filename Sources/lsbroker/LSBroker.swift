@@ -15,7 +15,7 @@ struct LSBroker: ParsableCommand {
             one JSON object on stderr, {"type":"error","error":{"code":…,"message":…}}.
             """,
         version: LifeSignalVersion.current,
-        subcommands: [Serve.self, Pushes.self, BenchDeadlines.self, BenchStore.self, BenchCluster.self],
+        subcommands: [Serve.self, Pushes.self, Stats.self, BenchDeadlines.self, BenchStore.self, BenchCluster.self],
         defaultSubcommand: Serve.self
     )
 

@@ -90,6 +90,14 @@ struct Serve: ParsableCommand {
     @Option(help: .setting(
         "trace, debug, info, notice, warning, error or critical.", env: "LOG_LEVEL", default: Serve.defaultLogLevel))
     var logLevel: String?
+    @Option(help: .setting(
+        "Serve /metrics (Prometheus), /healthz and /readyz over HTTP on this port; 0 picks a free one.",
+        env: "METRICS_PORT", default: "off"))
+    var metricsPort: Int?
+    @Option(help: .setting(
+        "Address of the metrics and health endpoint; it is unauthenticated, so keep it private.",
+        env: "METRICS_HOST", default: Serve.defaults.metricsHost))
+    var metricsHost: String?
 
     /// What each setting is when neither its option nor its variable is given.
     static let defaults = BrokerConfiguration()
@@ -133,6 +141,8 @@ struct Serve: ParsableCommand {
             failedHellosPerSecond, "FAILED_HELLOS_PER_SECOND", config.failedHellosPerSecond)
         config.maxConnectionsPerAddress = try environment.resolve(
             maxConnectionsPerAddress, "MAX_CONNECTIONS_PER_ADDRESS", config.maxConnectionsPerAddress)
+        config.metricsPort = try environment.resolve(metricsPort, "METRICS_PORT")
+        config.metricsHost = try environment.resolve(metricsHost, "METRICS_HOST", config.metricsHost)
         let levelName = try environment.resolve(logLevel, "LOG_LEVEL", Self.defaultLogLevel)
         guard let level = Logger.Level(rawValue: levelName) else {
             throw ValidationError("unknown log level '\(levelName)'")
@@ -148,7 +158,9 @@ struct Serve: ParsableCommand {
             handler.logLevel = level
             return handler
         }
-        try BrokerServer.run(configuration: config, logger: Logger(label: "lsbroker"))
+        // Before the broker exists: its metric handles come from the system bootstrapped here.
+        let metrics = config.metricsPort == nil ? nil : MetricsExport.bootstrap()
+        try BrokerServer.run(configuration: config, logger: Logger(label: "lsbroker"), metrics: metrics)
     }
 }
 

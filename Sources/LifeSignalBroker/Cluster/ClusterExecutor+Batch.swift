@@ -34,6 +34,8 @@ extension ClusterExecutor {
         public let outcomes: [BatchOutcome]
         public let events: [CommittedEvent]
         public let pushes: [PushMessage]
+        /// Notifications stored (metrics).
+        public let notifications: Int
     }
 
     /// Runs `steps` in order in one transaction, each against the accounts as the steps before it
@@ -98,7 +100,8 @@ extension ClusterExecutor {
                     outcomes[index] = .committed(result, lastSeq: written.lastSeqs[position][steps[index].userID])
                 }
             }
-            return BatchCommit(outcomes: outcomes, events: written.events, pushes: written.pushes)
+            return BatchCommit(outcomes: outcomes, events: written.events, pushes: written.pushes,
+                               notifications: written.notifications)
         } }
     }
 }

@@ -17,6 +17,8 @@ extension ClusterExecutor {
         public let result: Bool
         public let events: [CommittedEvent]
         public let pushes: [PushMessage]
+        /// Notifications stored (metrics).
+        public let notifications: Int
     }
 
     /// As `fireDueDeadlines`, with each step's events and pushes for delivery.
@@ -37,7 +39,8 @@ extension ClusterExecutor {
             let commit = try await perform(as: userID, involving: .responders, now: now) { step throws(ProtocolError) in
                 try SafetyRules.missedCheckIn(of: userID, deadline: deadline, in: &step)
             }
-            fired.append(FiredDeadline(userID: userID, result: commit.result, events: commit.events, pushes: commit.pushes))
+            fired.append(FiredDeadline(userID: userID, result: commit.result, events: commit.events,
+                                       pushes: commit.pushes, notifications: commit.notifications))
         }
         return fired
     }

@@ -88,6 +88,11 @@ extension ClusterExecutor {
         try await execute("DELETE FROM presence WHERE broker_id = \(brokerID)")
     }
 
+    /// A statement through a pooled connection: what `/readyz` asks of the cluster's store.
+    public func ping() async throws {
+        try await execute("SELECT 1")
+    }
+
     /// A hint to every broker (DESIGN §7): `payload` names users and their new head seqs.
     public func notify(_ payload: String) async throws {
         try await execute("SELECT pg_notify(\(ClusterHints.channel), \(payload))")

@@ -35,6 +35,8 @@ public struct ClusterExecutor: Sendable {
         public let result: Result
         public let events: [CommittedEvent]
         public let pushes: [PushMessage]
+        /// Notifications stored (metrics).
+        public let notifications: Int
     }
 
     /// Runs `rules` for a request of `userID` in one transaction. A `ProtocolError` from the rules
@@ -98,7 +100,8 @@ public struct ClusterExecutor: Sendable {
             let result = try rules(&step, extra)
             let written = try await Self.write([step], heads: heads, eventRetention: limits.0,
                                                notificationHistory: limits.1, on: connection, logger: logger)
-            return Commit(result: result, events: written.events, pushes: written.pushes)
+            return Commit(result: result, events: written.events, pushes: written.pushes,
+                          notifications: written.notifications)
         } }
     }
 
@@ -117,6 +120,7 @@ public struct ClusterExecutor: Sendable {
     struct Written {
         var events: [CommittedEvent] = []
         var pushes: [PushMessage] = []
+        var notifications = 0
         var lastSeqs: [[String: Int64]] = []
     }
 
@@ -173,6 +177,7 @@ public struct ClusterExecutor: Sendable {
                                               retention: eventRetention, on: connection, logger: logger)
         }
         written.events = additions.events
+        written.notifications = additions.notifications.count
         written.pushes = additions.pushes
         return written
     }

@@ -1,6 +1,7 @@
 import LifeSignalPostgres
 import Logging
 import PostgresNIO
+import LifeSignalUV
 
 /// The pushes a cluster has recorded and its users' names, read from PostgreSQL for
 /// `lsbroker pushes --postgres` (the cluster's `PushLog` and user directory). Blocking calls,

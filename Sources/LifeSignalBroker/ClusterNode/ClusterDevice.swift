@@ -43,7 +43,7 @@ final class ClusterDevice: DeviceRouter, @unchecked Sendable {
 
     /// A single step, committed on its own (steps that read rows outside the accounts).
     func committed(_ commit: ClusterExecutor.Commit<JSONObject>) -> Reply {
-        node.publish(commit.events, pushes: commit.pushes)
+        node.publish(commit.events, pushes: commit.pushes, notifications: commit.notifications)
         return .committed(commit.result, lastSeq: commit.events.last { $0.userID == userID }?.seq)
     }
 
@@ -93,7 +93,7 @@ final class ClusterDevice: DeviceRouter, @unchecked Sendable {
             case .fields(let fields):
                 connection.complete(ticket, with: Outbound.ok(rid: rid, fields))
             case .refused(let error):
-                connection.complete(ticket, with: Outbound.error(rid: rid, error), closeAfter: error.code.closesConnection)
+                connection.complete(ticket, with: error, rid: rid)
             case .committed(let fields, let lastSeq):
                 let send = { connection.complete(ticket, with: Outbound.ok(rid: rid, fields)) }
                 if let lastSeq, let feed = node.feeds[userID] { feed.afterDelivering(lastSeq, send) } else { send() }

@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalUV
 
 /// Steps of many requests share transactions (DESIGN §7): a step waits in `queuedSteps` while
 /// a batch is running, and the next batch takes every step then waiting.
@@ -33,12 +34,15 @@ extension ClusterNode {
             queuedSteps.removeFirst(batch.count)
             batchesInFlight += 1
             let steps = batch.map(\.step)
+            let startNs = MonotonicClock.nowNs()
             run({ try await $0.performBatch(steps, now: WallClock.nowMs()) }, then: { [self] result in
                 batchesInFlight -= 1
+                let failed = if case .failure = result { true } else { false }
+                commitMetrics.committed(writes: batch.count, startNs: startNs, failed: failed)
                 broker?.assumeIsolated { $0.storeBacklog -= batch.count }
                 switch result {
                 case .success(let commit):
-                    publish(commit.events, pushes: commit.pushes)
+                    publish(commit.events, pushes: commit.pushes, notifications: commit.notifications)
                     for (queued, outcome) in zip(batch, commit.outcomes) { queued.completion(.success(outcome)) }
                 case .failure(let error):
                     for queued in batch { queued.completion(.failure(error)) }

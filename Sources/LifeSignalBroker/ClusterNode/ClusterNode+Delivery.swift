@@ -3,7 +3,8 @@ import LifeSignalProtocol
 extension ClusterNode {
     /// What a step committed: its events to this broker's devices now, a hint to the other
     /// brokers soon, its pushes to the gateway.
-    func publish(_ events: [CommittedEvent], pushes: [PushMessage]) {
+    func publish(_ events: [CommittedEvent], pushes: [PushMessage], notifications: Int) {
+        broker?.counters.written(events: events.count, notifications: notifications)
         var byUser: [String: [CommittedEvent]] = [:]
         for event in events { byUser[event.userID, default: []].append(event) }
         for (userID, userEvents) in byUser {

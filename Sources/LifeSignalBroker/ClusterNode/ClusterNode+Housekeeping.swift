@@ -34,8 +34,9 @@ extension ClusterNode {
     private func fireDueDeadlines() {
         once(.deadlines, { try await $0.fireDue(now: WallClock.nowMs()) }, then: { [self] fired in
             for deadline in fired {
-                publish(deadline.events, pushes: deadline.pushes)
+                publish(deadline.events, pushes: deadline.pushes, notifications: deadline.notifications)
                 if deadline.result {
+                    broker?.counters.deadlinesFired.increment()
                     logger.info("missed check-in fired", metadata: ["lifesignal.user": "\(deadline.userID)"])
                 }
             }

@@ -35,6 +35,7 @@ final class ClusterNode: @unchecked Sendable {
     /// Steps waiting for the next batch, and batches running (ClusterNode+Batches).
     var queuedSteps: [QueuedStep] = []
     var batchesInFlight = 0
+    let commitMetrics = CommitMetrics()
     /// What the last housekeeping task found, so that losing PostgreSQL is logged once.
     var isDatabaseReachable = true
 

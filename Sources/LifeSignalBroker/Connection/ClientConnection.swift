@@ -37,6 +37,8 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     var baselineSeq: Int64 = .max
     private var decoder: FrameDecoder
     private var responses = ResponseOrder()
+    /// What each answer still due belongs to, for `RequestMetrics`; empty when metrics are off.
+    private var inFlight = InFlightRequests()
     /// `requestRate` / `requestBurst` (§9 `rate_limited`).
     private var requestBudget: TokenBucket
 
@@ -63,9 +65,11 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
 
     func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
         lastHeardMs = tcp.loop.cachedNowMs
+        // One clock reading for every frame of this read, and none when metrics are off.
+        let arrivedNs = broker.requestMetrics == nil ? 0 : MonotonicClock.nowNs()
         do {
             try decoder.feed(bytes) { body in
-                handleFrame(body)
+                handleFrame(body, arrivedNs: arrivedNs)
                 return !isClosing
             }
         } catch let error as ProtocolError {
@@ -76,7 +80,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         }
     }
 
-    private func handleFrame(_ body: UnsafeRawBufferPointer) {
+    private func handleFrame(_ body: UnsafeRawBufferPointer, arrivedNs: UInt64) {
         // Every frame takes a token, also one answered bad_json or bad_request: abuse is abuse.
         // `lastHeardMs` is the loop's cached time of this read, so this costs no clock read.
         let admitted = requestBudget.take(nowMs: lastHeardMs)
@@ -84,13 +88,33 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         do {
             request = try Request.parse(body)
         } catch {
+            expectAnswer(op: RequestMetrics.invalidFrame, arrivedNs: arrivedNs)
             return take(.refusal(admitted ? error.error : Self.rateLimited, rid: error.rid), size: body.count)
         }
+        expectAnswer(op: RequestMetrics.opIndex(of: request.op), arrivedNs: arrivedNs)
         // Answered in its place with its rid, and not run (§9).
         take(admitted ? .request(request) : .refusal(Self.rateLimited, rid: request.rid), size: body.count)
     }
 
     private static let rateLimited = ProtocolError(.rateLimited, "over this connection's request rate")
+
+    /// Every frame that reaches here gets exactly one answer, in order (§2).
+    private func expectAnswer(op: @autoclosure () -> UInt8, arrivedNs: UInt64) {
+        guard broker.requestMetrics != nil else { return }
+        inFlight.append(op: op(), arrivedNs: arrivedNs)
+    }
+
+    /// Counts the answer now written against the oldest request awaiting one.
+    private func recordAnswer(_ result: ProtocolError.Code?) {
+        guard let metrics = broker.requestMetrics else { return }
+        let now = MonotonicClock.nowNs()
+        if let request = inFlight.removeOldest(nowNs: now) {
+            metrics.record(op: request.op, result: result, durationNs: request.durationNs)
+        } else {
+            // An answer to no request: a broken frame's, or a connection closed from our side.
+            metrics.record(op: RequestMetrics.invalidFrame, result: result, durationNs: 0)
+        }
+    }
 
     /// What a frame asks for: a request to run, or an answer it gets without running.
     enum Incoming {
@@ -187,9 +211,12 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
 
     func reserveResponse() -> ResponseOrder.Ticket { responses.reserve() }
 
-    func complete(_ ticket: ResponseOrder.Ticket, with bytes: [UInt8], closeAfter: Bool = false) {
-        for ready in responses.fill(ticket, with: .init(bytes: bytes, closeAfter: closeAfter)) {
+    /// `result` is the error code `bytes` answer with, nil for `ok`.
+    func complete(_ ticket: ResponseOrder.Ticket, with bytes: [UInt8], result: ProtocolError.Code? = nil,
+                  closeAfter: Bool = false) {
+        for ready in responses.fill(ticket, with: .init(bytes: bytes, result: result, closeAfter: closeAfter)) {
             guard !tcp.isClosed else { return }
+            recordAnswer(ready.result)
             write(ready.bytes)
             if ready.closeAfter {
                 phase = .closing
@@ -207,20 +234,28 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     /// straight into the output: the hot path of a pipelined connection (issue 5's profile).
     func respond(rid: Int64?, serverTime: Int64) {
         guard responses.isIdle else { return respond(rid: rid, ["serverTime": .int(serverTime)]) }
+        recordAnswer(nil)
         tcp.write { Outbound.appendOK(rid: rid, serverTime: serverTime, to: &$0) }
         cutIfTooFarBehind()
     }
 
     /// Answers with an error; closes after it when §9 says the code closes.
     func respond(error: ProtocolError, rid: Int64?) {
-        complete(reserveResponse(), with: Outbound.error(rid: rid, error), closeAfter: error.code.closesConnection)
+        complete(reserveResponse(), with: error, rid: rid)
         if error.code.closesConnection { phase = .closing }
+    }
+
+    /// Fills `ticket` with an error answer; closes after it when §9 says the code closes.
+    func complete(_ ticket: ResponseOrder.Ticket, with error: ProtocolError, rid: Int64?) {
+        complete(ticket, with: Outbound.error(rid: rid, error), result: error.code,
+                 closeAfter: error.code.closesConnection)
     }
 
     /// A fatal error: answered at once (ahead of pending responses, which can no longer matter), then closed.
     func fail(_ error: ProtocolError, rid: Int64?) {
         guard !tcp.isClosed else { return }
         phase = .closing
+        recordAnswer(error.code)
         write(Outbound.error(rid: rid, error))
         tcp.closeAfterFlush()
     }
@@ -238,6 +273,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     private func cutIfTooFarBehind() {
         if tcp.bufferedBytes > maxOutboundBytes {
             // A reader this far behind is cut; it catches up later with `resume` (§9).
+            broker.counters.slowReaderCuts.increment()
             broker.logger.info("closing slow reader", metadata: ["lifesignal.conn": "\(id)"])
             phase = .closing
             tcp.close()

@@ -1,3 +1,5 @@
+import LifeSignalProtocol
+
 /// Keeps one connection's responses in request order (PROTOCOL §2) while some of them
 /// wait for their transaction to commit and later ones are ready at once.
 struct ResponseOrder {
@@ -5,6 +7,8 @@ struct ResponseOrder {
 
     struct Ready {
         var bytes: [UInt8]
+        /// The error code the bytes answer with; nil for `ok` (RequestMetrics).
+        var result: ProtocolError.Code?
         var closeAfter: Bool
     }
 

@@ -9,6 +9,9 @@ extension UserSession {
         let fired = try? step(involving: responderIDs, &mutation) { (step) throws(ProtocolError) in
             try SafetyRules.missedCheckIn(of: userID, deadline: deadline, in: &step)
         }
-        if fired == true { commit(mutation) }
+        if fired == true {
+            broker.counters.deadlinesFired.increment()
+            commit(mutation)
+        }
     }
 }

@@ -1,8 +1,10 @@
 import Logging
 
 extension Broker {
-    /// Logs at warning level, at most once per `LogThrottle.intervalMs` for each kind.
+    /// Counts a refusal, and logs it at warning level at most once per `LogThrottle.intervalMs`
+    /// for each kind.
     func logThrottled(_ kind: LogThrottle.Kind, _ message: Logger.Message, _ metadata: Logger.Metadata) {
+        counters.refused(kind)
         guard let suppressed = logThrottle.admit(kind, nowMs: loop.cachedNowMs) else { return }
         var metadata = metadata
         if suppressed > 0 { metadata["lifesignal.suppressed"] = "\(suppressed)" }

@@ -1,9 +1,22 @@
 /// At most one log line per kind every `intervalMs`, telling how many were left out since:
 /// what an attack makes happen thousands of times a second is logged at a bounded rate.
 struct LogThrottle: Sendable {
-    enum Kind: Hashable {
+    enum Kind: Hashable, CaseIterable {
         case acceptFailed, connectionRefused, connectionEvicted, overloaded, registerLimited
         case addressConnectionRefused, failedHellosLimited
+
+        /// Its `reason` in `lifesignal_refusals_total`.
+        var metricLabel: String {
+            switch self {
+            case .acceptFailed: "accept_failed"
+            case .connectionRefused: "max_connections"
+            case .connectionEvicted: "evicted_awaiting_hello"
+            case .overloaded: "store_backlog"
+            case .registerLimited: "register_rate"
+            case .addressConnectionRefused: "max_connections_per_address"
+            case .failedHellosLimited: "failed_hellos"
+            }
+        }
     }
 
     static let intervalMs: UInt64 = 5_000

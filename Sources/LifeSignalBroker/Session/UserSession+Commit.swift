@@ -35,11 +35,13 @@ extension UserSession {
         let pushes = mutation.pushes
         let touched = mutation.touched
         let broker = self.broker
-        submit(StoreWrite(changes: mutation.changes)) { result in
+        let changes = mutation.changes
+        submit(StoreWrite(changes: changes)) { result in
             // Runs on the loop, in commit order.
             broker.assumeIsolated { broker in
                 switch result {
                 case .success:
+                    broker.counters.written(changes)
                     for delivery in deliveries {
                         delivery.session.assumeIsolated { $0.deliver(seq: delivery.seq, frame: delivery.frame) }
                     }
@@ -48,8 +50,8 @@ extension UserSession {
                 case .failure(let error):
                     broker.logger.error("store write failed", metadata: ["lifesignal.error": "\(error)"])
                     if let ticket {
-                        connection?.complete(ticket, with: Outbound.error(
-                            rid: rid, ProtocolError(.internal, "the change could not be stored")))
+                        connection?.complete(
+                            ticket, with: ProtocolError(.internal, "the change could not be stored"), rid: rid)
                     }
                     for session in touched { session.assumeIsolated { $0.markStale() } }
                 }

@@ -31,6 +31,7 @@ final class GroupCommitWriter: Sendable {
     private let queue = Locked(Queue())
     private let wakeup = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
+    private let metrics = CommitMetrics()
 
     init(pool: DatabasePool, checkpointer: WALCheckpointer, scheduler: @escaping CompletionScheduler) {
         self.pool = pool
@@ -75,7 +76,9 @@ final class GroupCommitWriter: Sendable {
     }
 
     private func commit(_ batch: [Pending], _ prepared: inout Statements?) {
+        let startNs = MonotonicClock.nowNs()
         var results: [Result<StoreWriteResult, Error>]
+        var failed = false
         do {
             results = try pool.writeWithoutTransaction { db in
                 let statements = try prepared ?? Statements(writes: SQLiteWrites(db), reads: SQLiteReads(db))
@@ -96,7 +99,9 @@ final class GroupCommitWriter: Sendable {
         } catch {
             // The commit itself failed: nothing of this batch is durable.
             results = Array(repeating: .failure(error), count: batch.count)
+            failed = true
         }
+        metrics.committed(writes: batch.count, startNs: startNs, failed: failed)
         let completions = zip(batch, results).map { ($0.completion, $1) }
         scheduler {
             for (completion, result) in completions { completion(result) }

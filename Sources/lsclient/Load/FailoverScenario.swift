@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalClient
 import LifeSignalProtocol
+import LifeSignalUV
 
 /// A broker of a cluster dies under its devices (issue 13): devices are spread over the brokers
 /// (device k on broker k mod n; pairs 2p → 2p+1 made contacts, so partners are on different

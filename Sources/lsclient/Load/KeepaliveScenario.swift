@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalUV
 
 /// Closed loop: every device keeps `inFlight` keepalives pipelined and sends the next one as each
 /// answer arrives. Measures the broker's per-request floor: parse, route to the session, answer,

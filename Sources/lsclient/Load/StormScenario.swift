@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalUV
 
 /// A reconnect storm: N devices (pairs 2p → 2p+1 made contacts) go offline at once, their users'
 /// other devices cause events for them meanwhile (`StormEventMaker`), then all N reconnect with

@@ -1,0 +1,38 @@
+/// Every metric the broker exports (docs/OPERATIONS.md, "Metrics"): one list, so that the code,
+/// `lsbroker stats`, the docs and deploy/grafana name them alike.
+public enum MetricName {
+    // Requests (ClientConnection: every answer, in the order the requests came).
+    public static let requests = "lifesignal_requests_total"
+    public static let requestDuration = "lifesignal_request_duration_seconds"
+
+    // Sampled from the broker's own state when scraped (BrokerGauges).
+    public static let connections = "lifesignal_connections"
+    public static let usersLoaded = "lifesignal_users_loaded"
+    public static let devicesOnline = "lifesignal_devices_online"
+    public static let storeBacklog = "lifesignal_store_backlog"
+    public static let deadlinesPending = "lifesignal_deadlines_pending"
+    public static let storeRetriesPending = "lifesignal_store_retries_pending"
+
+    // The store's writes.
+    public static let eventsWritten = "lifesignal_events_written_total"
+    public static let notificationsWritten = "lifesignal_notifications_written_total"
+    public static let commitBatchSize = "lifesignal_commit_batch_writes"
+    public static let commitDuration = "lifesignal_commit_duration_seconds"
+    public static let commitFailures = "lifesignal_commit_failures_total"
+
+    // Connections and limits.
+    public static let connectionsAccepted = "lifesignal_connections_accepted_total"
+    /// Refusals by reason: connection limits, rate limits, a full store backlog (LogThrottle.Kind).
+    public static let refusals = "lifesignal_refusals_total"
+    public static let slowReaderCuts = "lifesignal_slow_reader_cuts_total"
+    public static let deadlinesFired = "lifesignal_deadlines_fired_total"
+
+    // Pushes (Push/).
+    public static let pushes = "lifesignal_pushes_total"
+    public static let pushBacklog = "lifesignal_push_backlog"
+
+    // A cluster's PostgreSQL (ClusterDatabase, ClusterNode).
+    public static let postgresConnections = "lifesignal_postgres_connections"
+    public static let postgresLeaseWaits = "lifesignal_postgres_lease_wait_seconds"
+    public static let notifiesReceived = "lifesignal_postgres_notifies_received_total"
+}

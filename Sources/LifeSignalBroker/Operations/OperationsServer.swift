@@ -1,0 +1,80 @@
+import Foundation
+import Hummingbird
+import LifeSignalProtocol
+import LifeSignalUV
+import Logging
+import NIOCore
+import Prometheus
+
+/// The broker's HTTP endpoint for operators (`--metrics-port`): `/metrics` (Prometheus text),
+/// `/healthz` (the process answers), `/readyz` (accepting and the store answers) and
+/// `/v1/users/{id}/online` (which devices of a user are online here, for `lsbroker users`).
+/// Hummingbird on NIO's threads; every answer about the broker is read on its loop.
+public final class OperationsServer: Sendable {
+    public let port: Int
+    private let running: Task<Void, any Error>
+
+    /// Binds and starts serving; throws when it cannot bind. Blocks until then (start-up only).
+    public static func start(host: String, port: Int, broker: Broker, registry: PrometheusCollectorRegistry,
+                             logger: Logger) throws -> OperationsServer {
+        let router = Router()
+        let gauges = BrokerGauges()
+        router.get("metrics") { _, _ -> Response in
+            gauges.record(await broker.snapshot())
+            return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+        }
+        router.get("healthz") { _, _ in "ok\n" }
+        router.get("readyz") { _, _ -> Response in
+            let readiness = await broker.readiness()
+            return Response(status: readiness.isReady ? .ok : .serviceUnavailable,
+                            headers: [.contentType: "text/plain; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: readiness.report)))
+        }
+        router.get("v1/users/:id/online") { _, context -> Response in
+            let userID = try context.parameters.require("id")
+            let devices = await broker.onlineDevices(of: userID)
+            let body: JSONValue = ["user": .string(userID), "devices": .array(devices.map { .string($0) })]
+            return Response(status: .ok, headers: [.contentType: "application/json"],
+                            body: .init(byteBuffer: ByteBuffer(bytes: body.serialized())))
+        }
+        let bound = Locked<Result<Int, any Error>?>(nil)
+        let ready = DispatchSemaphore(value: 0)
+        var quiet = logger
+        quiet.logLevel = max(logger.logLevel, .warning)  // Hummingbird's own lines are per request
+        let application = Application(
+            router: router, configuration: .init(address: .hostname(host, port: port), serverName: nil),
+            onServerRunning: { channel in
+                bound.withLock { $0 = .success(channel.localAddress?.port ?? port) }
+                ready.signal()
+            },
+            logger: quiet)
+        let running = Task {
+            do {
+                try await application.run()
+            } catch {
+                let first = bound.withLock { state -> Bool in
+                    guard state == nil else { return false }
+                    state = .failure(error)
+                    return true
+                }
+                if first { ready.signal() }
+                throw error
+            }
+        }
+        ready.wait()
+        let port = try bound.withLock { $0! }.get()
+        return OperationsServer(port: port, running: running)
+    }
+
+    private init(port: Int, running: Task<Void, any Error>) {
+        self.port = port
+        self.running = running
+    }
+
+    /// Stops serving and waits until the socket is closed.
+    public func stop() {
+        running.cancel()
+        waitFor { _ = await self.running.result }
+    }
+}

@@ -1,0 +1,69 @@
+import LifeSignalPostgres
+
+/// `/readyz`: whether this broker should be sent devices. Ready when it accepts connections and
+/// its store answers: a write goes through the embedded store's group commit, or a statement
+/// through a pooled PostgreSQL connection, within `timeout`.
+public struct Readiness: Sendable, Equatable {
+    public var accepting: Bool
+    /// nil when the store answered; else why not.
+    public var storeProblem: String?
+
+    public var isReady: Bool { accepting && storeProblem == nil }
+
+    /// One line per check, for the endpoint's body.
+    public var report: String {
+        """
+        accepting: \(accepting ? "yes" : "no (not listening)")
+        store: \(storeProblem.map { "unreachable (\($0))" } ?? "ok")
+
+        """
+    }
+}
+
+extension Broker {
+    public func readiness(timeout: Duration = .seconds(2)) async -> Readiness {
+        let accepting = listener != nil
+        let storeProblem: String?
+        do {
+            try await Self.within(timeout) { [store, cluster] in
+                if let cluster {
+                    try await cluster.executor.ping()
+                } else if let store {
+                    try await store.probe()
+                }
+            }
+            storeProblem = nil
+        } catch {
+            storeProblem = "\(error)"
+        }
+        return Readiness(accepting: accepting, storeProblem: storeProblem)
+    }
+
+    private struct NoAnswer: Error, CustomStringConvertible {
+        let timeout: Duration
+        var description: String { "no answer within \(timeout)" }
+    }
+
+    private static func within(_ timeout: Duration, _ work: @escaping @Sendable () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await work() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw NoAnswer(timeout: timeout)
+            }
+            defer { group.cancelAll() }
+            try await group.next()
+        }
+    }
+}
+
+extension BrokerStore {
+    /// An empty write through the group commit: the writer runs and the database takes a transaction.
+    func probe() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            submit(StoreWrite(changes: [])) { result in
+                continuation.resume(with: result.map { _ in () })
+            }
+        }
+    }
+}
