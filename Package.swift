@@ -82,6 +82,7 @@ let package = Package(
                 "LifeSignalUV",  // Locked: a lock ThreadSanitizer sees
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: strictSwift6
         ),
@@ -140,6 +141,7 @@ let package = Package(
             dependencies: [
                 "LifeSignalBroker", "LifeSignalClient", "LifeSignalProtocol", "LifeSignalUV", "LifeSignalFuzzing",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strictSwift6
         ),

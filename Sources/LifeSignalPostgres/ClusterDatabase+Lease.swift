@@ -1,4 +1,5 @@
 import Logging
+import Metrics
 import PostgresNIO
 import Synchronization
 
@@ -12,10 +13,13 @@ extension ClusterDatabase {
         async throws -> T
     {
         let race = LeaseRace()
-        let client = self.client
-        let lease = Task {
+        let askedAt = ContinuousClock.now
+        let lease = Task { [self] in
             try await client.withConnection { connection in
                 guard race.settle(as: .leased) else { throw CancellationError() }
+                leaseWait.record(duration: ContinuousClock.now - askedAt)
+                leased.add(1, ordering: .relaxed)
+                defer { leased.subtract(1, ordering: .relaxed) }
                 return try await body(connection)
             }
         }
@@ -26,6 +30,7 @@ extension ClusterDatabase {
         do {
             return try await withTaskCancellationHandler { try await lease.value } onCancel: { lease.cancel() }
         } catch where race.outcome == .timedOut {
+            leaseTimeouts.increment()
             throw PostgresStoreError.unreachable("no connection to \(url.host):\(url.port) within \(leaseTimeout)")
         }
     }

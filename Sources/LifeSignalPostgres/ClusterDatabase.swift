@@ -1,5 +1,7 @@
+import Metrics
 import Logging
 import PostgresNIO
+import Synchronization
 
 /// The cluster's PostgreSQL: a pool of connections (postgres-nio's `PostgresClient`) that runs
 /// for as long as this value is open. Open fails fast and clearly when the server is not there,
@@ -12,6 +14,12 @@ public final class ClusterDatabase: Sendable {
     public let leaseTimeout: Duration
     private let running: Task<Void, Never>
     let leaseWatchdog = LeaseWatchdog()
+    /// Connections of the pool lent out now (`/metrics`: lifesignal_postgres_leases_in_use).
+    public var leasesInUse: Int { leased.load(ordering: .relaxed) }
+    let leased = Atomic<Int>(0)
+    /// How long a lease waited for its connection, and the leases given up (`withConnection`).
+    let leaseWait = Metrics.Timer(label: "lifesignal_postgres_lease_wait_seconds")
+    let leaseTimeouts = Counter(label: "lifesignal_postgres_lease_timeouts_total")
 
     private init(url: PostgresURL, client: PostgresClient, logger: Logger, leaseTimeout: Duration) {
         self.url = url

@@ -1,3 +1,4 @@
+import CoreMetrics
 import LifeSignalProtocol
 
 extension ClusterNode {
@@ -54,6 +55,7 @@ extension ClusterNode {
     /// again after losing it (the head check covers the gap).
     func startListening() {
         let (executor, loop, logger) = (self.executor, self.loop, self.logger)
+        let received = Counter(label: MetricName.notifiesReceived)
         listening = Task { [weak self] in
             let node = self
             while !Task.isCancelled {
@@ -62,6 +64,7 @@ extension ClusterNode {
                         try await connection.listen(on: ClusterHints.channel) { notifications in
                             for try await notification in notifications {
                                 let payload = notification.payload
+                                received.increment()
                                 loop.execute { node?.hinted(payload) }
                             }
                         }

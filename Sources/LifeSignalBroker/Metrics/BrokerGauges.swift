@@ -8,6 +8,8 @@ struct BrokerGauges: Sendable {
     private let storeBacklog: Gauge
     private let deadlinesPending: Gauge
     private let storeRetriesPending: Gauge
+    private let postgresLeasesInUse: Gauge
+    private let postgresPoolSize: Gauge
 
     init(factory: any MetricsFactory = MetricsSystem.factory) {
         connections = ["awaiting_hello", "authenticating", "active", "closing"].map {
@@ -18,6 +20,8 @@ struct BrokerGauges: Sendable {
         storeBacklog = Gauge(label: MetricName.storeBacklog, factory: factory)
         deadlinesPending = Gauge(label: MetricName.deadlinesPending, factory: factory)
         storeRetriesPending = Gauge(label: MetricName.storeRetriesPending, factory: factory)
+        postgresLeasesInUse = Gauge(label: MetricName.postgresLeasesInUse, factory: factory)
+        postgresPoolSize = Gauge(label: MetricName.postgresPoolSize, factory: factory)
     }
 
     func record(_ snapshot: BrokerSnapshot) {
@@ -29,5 +33,7 @@ struct BrokerGauges: Sendable {
         storeBacklog.record(snapshot.storeBacklog)
         deadlinesPending.record(snapshot.deadlinesPending)
         storeRetriesPending.record(snapshot.storeRetriesPending)
+        if let leases = snapshot.postgresLeasesInUse { postgresLeasesInUse.record(leases) }
+        if let size = snapshot.postgresPoolSize { postgresPoolSize.record(size) }
     }
 }

@@ -13,6 +13,9 @@ public struct BrokerSnapshot: Sendable, Equatable {
     public var deadlinesPending = 0
     public var storeRetriesPending = 0
     public var accepting = false
+    /// A cluster's pool: connections lent out now, and at most.
+    public var postgresLeasesInUse: Int?
+    public var postgresPoolSize: Int?
 }
 
 extension Broker {
@@ -33,6 +36,10 @@ extension Broker {
         snapshot.deadlinesPending = deadlines?.count ?? 0
         snapshot.storeRetriesPending = storeRetries.count
         snapshot.accepting = listener != nil
+        if let database = cluster?.executor.database {
+            snapshot.postgresLeasesInUse = database.leasesInUse
+            snapshot.postgresPoolSize = database.url.poolSize
+        }
         return snapshot
     }
 

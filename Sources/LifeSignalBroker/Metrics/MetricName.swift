@@ -32,7 +32,11 @@ public enum MetricName {
     public static let pushBacklog = "lifesignal_push_backlog"
 
     // A cluster's PostgreSQL (ClusterDatabase, ClusterNode).
-    public static let postgresConnections = "lifesignal_postgres_connections"
-    public static let postgresLeaseWaits = "lifesignal_postgres_lease_wait_seconds"
+    public static let postgresLeasesInUse = "lifesignal_postgres_leases_in_use"
+    public static let postgresPoolSize = "lifesignal_postgres_pool_size"
+    /// Made in LifeSignalPostgres (ClusterDatabase), which does not see this list.
+    public static let postgresLeaseWait = "lifesignal_postgres_lease_wait_seconds"
+    public static let postgresLeaseTimeouts = "lifesignal_postgres_lease_timeouts_total"
+    /// Hints from the other brokers (DESIGN §7).
     public static let notifiesReceived = "lifesignal_postgres_notifies_received_total"
 }

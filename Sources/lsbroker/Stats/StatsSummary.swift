@@ -39,6 +39,11 @@ struct StatsSummary {
                      + " · store retries pending \(count(MetricName.storeRetriesPending))")
         lines.append("refusals       " + listed(MetricName.refusals, by: "reason")
                      + " · slow readers cut \(count(MetricName.slowReaderCuts))")
+        if !samples.matching(MetricName.postgresPoolSize).isEmpty {
+            lines.append("postgresql     leases \(count(MetricName.postgresLeasesInUse)) of \(count(MetricName.postgresPoolSize))"
+                         + latency(MetricName.postgresLeaseWait) + " · timeouts \(count(MetricName.postgresLeaseTimeouts))"
+                         + " · hints received \(count(MetricName.notifiesReceived))")
+        }
         return lines
     }
 

@@ -10,7 +10,7 @@ import Testing
 struct ClusterDatabaseLossTests {
     @Test func theBrokerAnswersInternalMeanwhileAndRecoversByItself() throws {
         let server = try ThrowawayPostgres()
-        let broker = try BrokerProcess(arguments: ["--postgres", server.url, "--broker-id", "lonely"])
+        let broker = try BrokerProcess(arguments: ["--postgres", server.url, "--broker-id", "lonely", "--metrics-port", "0"])
         let alice = try Person("Alice", port: broker.port)
         let bob = try Person("Bob", port: broker.port, devices: 2)
         alice.add(bob, responder: true, dependent: false)
@@ -27,6 +27,11 @@ struct ClusterDatabaseLossTests {
         #expect(code == .internal || code == .overloaded, "\(String(describing: answer))")
         // The connections stay up: the other device is answered without the store.
         #expect(bob.devices[1].request(Op.keepalive)?.okFields != nil)
+        // Not ready, and it says why; alive all the same.
+        let notReady = try broker.operations("/readyz")
+        #expect(notReady.status == 503)
+        #expect(notReady.body.contains("store: unreachable"), "\(notReady.body)")
+        #expect(try broker.operations("/healthz").status == 200)
 
         try server.start()
         #expect(eventually(timeout: .seconds(60)) {
@@ -36,6 +41,9 @@ struct ClusterDatabaseLossTests {
             }
             return false
         })
+        #expect(try broker.operations("/readyz").status == 200)
+        let metrics = try broker.operations("/metrics").body
+        #expect(metrics.contains("lifesignal_postgres_lease_timeouts_total"), "\(metrics)")
         // Every acknowledged ping reached Alice, on her open connection and in her history.
         let page = alice.ok(Op.notificationsList)["notifications"]?.arrayValue ?? []
         let stored = Set(page.compactMap { $0.objectValue?["relatedPingID"]?.stringValue })

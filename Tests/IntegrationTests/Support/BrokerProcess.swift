@@ -12,6 +12,8 @@ final class BrokerProcess: @unchecked Sendable {
     /// Added to the test's environment (`LSBROKER_*` settings).
     let environment: [String: String]
     private(set) var port = 0
+    /// The port of the operations endpoint (`--metrics-port`), when it serves one.
+    private(set) var metricsPort: Int?
     private(set) var process: Process?
     private(set) var output: OutputCollector?
     /// With LIFESIGNAL_TEST_ON_POSTGRES=N, a broker started without `--postgres` serves as a
@@ -96,6 +98,17 @@ final class BrokerProcess: @unchecked Sendable {
             throw BrokerFailedToStart(output: output.text)
         }
         self.port = port
+        metricsPort = output.text.split(separator: "\n").lazy
+            .filter { $0.contains("serving metrics and health") }
+            .compactMap { line in line.range(of: #"lifesignal.metrics.port=(\d+)"#, options: .regularExpression)
+                .flatMap { Int(line[$0].split(separator: "=")[1]) } }
+            .last
+    }
+
+    /// GETs `path` from the operations endpoint.
+    func operations(_ path: String) throws -> HTTPAnswer {
+        guard let metricsPort else { throw HTTPAnswer.NoEndpoint() }
+        return try HTTPAnswer.get("http://127.0.0.1:\(metricsPort)\(path)")
     }
 
     /// Sends `signal` and waits for the process to end; returns its exit status. A broker that
