@@ -35,6 +35,19 @@ struct CLIConventionsTests {
         #expect(try cli.run(["whoami", "--help"]).stdout.unwrapped.contains("(default: the profile's, else 127.0.0.1:7420)"))
     }
 
+    /// README's "Configuration" table lists every option of `lsbroker serve`.
+    @Test func theReadmeListsEveryServeOption() throws {
+        let readme = try String(contentsOf: repositoryRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let help = try runBroker(["serve", "--help"]).stdout.unwrapped
+        let options = Set(help.split(whereSeparator: \.isWhitespace).filter { $0.hasPrefix("--") }
+            .map { String($0.prefix { $0 == "-" || $0.isLetter || $0.isNumber }) })
+            .subtracting(["--help", "--version"])
+        #expect(options.count > 20)
+        for option in options.sorted() {
+            #expect(readme.contains("| `\(option)` |"), "README's configuration table lacks \(option)")
+        }
+    }
+
     @Test func usageErrorsExit64() throws {
         let cli = LSClient(broker: try BrokerProcess())
         #expect(try cli.run(["--bogus"]).status == 64)

@@ -40,3 +40,13 @@ public enum MetricName {
     /// Hints from the other brokers (DESIGN §7).
     public static let notifiesReceived = "lifesignal_postgres_notifies_received_total"
 }
+
+extension MetricName {
+    /// Every name above: what deploy/'s dashboard and rules may use (DeployFilesTests).
+    public static let all: [String] = [
+        requests, requestDuration, connections, usersLoaded, devicesOnline, storeBacklog, deadlinesPending,
+        storeRetriesPending, eventsWritten, notificationsWritten, commitBatchSize, commitDuration, commitFailures,
+        connectionsAccepted, refusals, slowReaderCuts, deadlinesFired, pushes, pushBacklog, postgresLeasesInUse,
+        postgresPoolSize, postgresLeaseWait, postgresLeaseTimeouts, notifiesReceived,
+    ]
+}
