@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LifeSignalBroker
 import LifeSignalPostgres
+import LifeSignalVersion
 import Logging
 
 /// `lsbroker serve`: every option also reads `LSBROKER_<NAME>` from the environment, and falls back
@@ -90,10 +91,14 @@ struct Serve: ParsableCommand {
     @Option(help: .setting(
         "trace, debug, info, notice, warning, error or critical.", env: "LOG_LEVEL", default: Serve.defaultLogLevel))
     var logLevel: String?
+    @Option(help: .setting(
+        "text (swift-log's lines) or json (one object per line).", env: "LOG_FORMAT", default: Serve.defaultLogFormat.rawValue))
+    var logFormat: LogFormat?
 
     /// What each setting is when neither its option nor its variable is given.
     static let defaults = BrokerConfiguration()
     static let defaultLogLevel = "info"
+    static let defaultLogFormat = LogFormat.text
 
     func run() throws {
         let environment = Environment(ProcessInfo.processInfo.environment)
@@ -137,18 +142,21 @@ struct Serve: ParsableCommand {
         guard let level = Logger.Level(rawValue: levelName) else {
             throw ValidationError("unknown log level '\(levelName)'")
         }
+        let format = try environment.resolve(logFormat, "LOG_FORMAT", Self.defaultLogFormat)
         do {
             try config.validate()
         } catch {
             throw ValidationError("\(error)")  // a bad value, like one ArgumentParser finds: exit 64
         }
 
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
-        try BrokerServer.run(configuration: config, logger: Logger(label: "lsbroker"))
+        format.bootstrap(level: level)
+        let logger = Logger(label: "lsbroker")
+        logger.info("starting", metadata: [
+            "lifesignal.version": "\(LifeSignalVersion.current)",
+            "lifesignal.store": "\(config.postgresURL == nil ? "sqlite" : "postgresql")",
+            "lifesignal.pid": "\(getpid())",
+        ])
+        try BrokerServer.run(configuration: config, logger: logger)
     }
 }
 
