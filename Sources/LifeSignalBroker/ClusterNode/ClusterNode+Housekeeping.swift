@@ -36,7 +36,7 @@ extension ClusterNode {
             for deadline in fired {
                 publish(deadline.events, pushes: deadline.pushes)
                 if deadline.result {
-                    logger.info("missed check-in fired", metadata: ["lifesignal.user": "\(deadline.userID)"])
+                    broker?.logDeadlineFired(userID: deadline.userID, deadline: deadline.deadline, now: WallClock.nowMs())
                 }
             }
         })

@@ -59,3 +59,13 @@ extension Broker {
         deadlines?.schedule(user.id, at: user.isNonResponsive ? nil : user.checkInDeadline)
     }
 }
+
+extension Broker {
+    /// One info line per deadline fired, by the embedded scheduler or a cluster's scan: how late it
+    /// fired says whether the broker keeps up (a scan runs each second; more means trouble).
+    nonisolated func logDeadlineFired(userID: String, deadline: Int64, now: Int64) {
+        logger.info("deadline fired", metadata: [
+            "lifesignal.user": "\(userID)", "lifesignal.late_ms": "\(max(0, now - deadline))",
+        ])
+    }
+}
