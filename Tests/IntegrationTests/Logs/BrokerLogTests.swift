@@ -41,6 +41,51 @@ struct BrokerLogTests {
         #expect(lines.allSatisfy { !$0.contains(alice.credential.token) })
     }
 
+    /// A sustained stretch at max-connections is two info-level lines, with the refusals counted.
+    @Test func aStretchAtTheConnectionLimitIsOneBeginAndOneEnd() throws {
+        // A short heartbeat makes the sweep, which ends an overload, run every 250 ms.
+        let broker = try BrokerProcess(arguments: ["--max-connections", "3", "--heartbeat-ms", "1000"])
+        var devices = try (0..<3).map { try RawConnection.authenticated(port: broker.port, name: "User \($0)").0 }
+        for _ in 0..<8 {
+            let refused = try RawConnection(port: broker.port)
+            #expect(refused.next()?.errorCode == .overloaded)
+        }
+        Thread.sleep(forTimeInterval: 0.6)  // two sweeps at the limit: still one episode
+        for device in devices { _ = device.request(Op.bye) }
+        devices.removeAll()
+        #expect(eventually { broker.output?.text.contains("overload ends") == true })
+        #expect(broker.stop(signal: SIGTERM) == 0)
+        let lines = try #require(broker.output?.lines)
+        let begins = lines.filter { $0.contains("overload begins: at max-connections") }
+        let ends = lines.filter { $0.contains("overload ends: below max-connections") }
+        #expect(begins.count == 1 && ends.count == 1, "\(lines)")
+        #expect(begins.first?.hasPrefix("2") == true && begins.first?.contains(" warning ") == true)
+        #expect(ends.first?.contains(" info ") == true)
+        #expect(ends.first?.contains("lifesignal.refused=8") == true, "\(ends)")
+    }
+
+    /// A burst over max-pending-writes: one begin, the shed requests counted in one end.
+    @Test func aBurstOverTheStoreBacklogIsOneBeginAndOneEnd() throws {
+        let broker = try BrokerProcess(arguments: ["--max-pending-writes", "1"])
+        func count(_ text: String) -> Int { broker.output?.lines.filter { $0.contains(text) }.count ?? 0 }
+        let begins = "overload begins: store backlog", ends = "overload ends: store backlog drained"
+        // At a limit of 1 every write of the set-up is a short overload of its own; they end first.
+        let (phone, _) = try RawConnection.authenticated(port: broker.port)
+        _ = phone.settle()
+        #expect(eventually { count(begins) == count(ends) })
+        let (beginsBefore, endsBefore) = (count(begins), count(ends))
+
+        // Pipelined renames: the first goes to the store and the ones behind it are shed.
+        let rids = phone.sendPipelined((0..<30).map { (Op.profileUpdate, ["name": .string("Alice \($0)")]) })
+        let shed = phone.responses(rids.count).filter { $0.errorCode == .overloaded }.count
+        #expect(shed > 0)
+        #expect(eventually { count(ends) > endsBefore })
+        #expect(count(begins) == beginsBefore + 1)
+        #expect(count(ends) == endsBefore + 1)
+        let end = try #require(broker.output?.lines.last { $0.contains(ends) })
+        #expect(end.contains("lifesignal.refused=\(shed)"), "\(end)")
+    }
+
     @Test func theSQLiteStoreKeepsEverySecretOutOfATraceLog() throws {
         let broker = try BrokerProcess(arguments: ["--log-level", "trace", "--log-format", "json"])
         try checkNoSecretIsLogged(by: broker, also: [])
