@@ -106,6 +106,8 @@ let package = Package(
                 // `lsbroker pushes --user NAME` looks names up in the store (read-only).
                 .product(name: "GRDB", package: "GRDB.swift"),
                 "LifeSignalPostgres",
+                // `lsbroker users --metrics-url` asks the running broker which devices are online.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strictSwift6
         ),

@@ -124,8 +124,9 @@ public enum BrokerServer {
     }
 }
 
-/// Runs async work from a synchronous caller that may block (start-up and shutdown, not the loop).
-func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
+/// Runs async work from a synchronous caller that may block (start-up and shutdown, not the loop;
+/// lsbroker's admin commands).
+public func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) throws -> T {
     let result = Locked<Result<T, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     Task {
@@ -141,6 +142,6 @@ func waitFor<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) thro
     return try result.withLock { $0! }.get()
 }
 
-func waitFor<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+public func waitFor<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
     try! waitFor { () async throws -> T in await work() }
 }
