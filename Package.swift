@@ -109,6 +109,8 @@ let package = Package(
                 // `lsbroker stats` reads a running broker's operations endpoint.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 "LifeSignalPostgres",
+                // `lsbroker users --metrics-url` asks the running broker which devices are online.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strictSwift6
         ),

@@ -11,7 +11,10 @@ extension Broker {
         timer.unref()
         let interval = UInt64(max(10, min(configuration.helloTimeoutMs, configuration.heartbeatMs) / 4))
         timer.start(afterMs: interval, repeatMs: interval) { [unowned self] in
-            assumeIsolated { $0.closeTimedOutConnections() }
+            assumeIsolated { broker in
+                broker.closeTimedOutConnections()
+                broker.endEasedOverloads()
+            }
         }
         setSweepTimer(timer)
     }

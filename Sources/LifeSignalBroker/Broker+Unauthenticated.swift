@@ -39,8 +39,11 @@ extension Broker {
         let token = Credentials.newToken()
         let ticket = connection.reserveResponse()
         let rid = request.rid
+        let logger = self.logger
         let answer: @Sendable (Bool) -> Void = { stored in
+            // The id only: the token and QR code are the new user's secrets.
             if stored {
+                logger.debug("user registered", metadata: ["lifesignal.user": "\(user.id)"])
                 connection.complete(ticket, with: Outbound.ok(rid: rid, ["user": user.json, "token": .string(token)]))
             } else {
                 connection.complete(ticket, with: ProtocolError(.internal, "the user could not be stored"), rid: rid)

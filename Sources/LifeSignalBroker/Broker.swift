@@ -45,7 +45,10 @@ public actor Broker {
     /// RLIMIT_NOFILE in force, after raising the soft limit to the hard one.
     nonisolated let openFileLimit: Int
     /// Store submissions not yet completed (Broker+Backlog).
-    var storeBacklog = 0
+    var storeBacklog = 0 { didSet { storeBacklogMoved() } }
+    /// The backlog at `maxPendingWrites`, and the connections at `maxConnections` (logged once each).
+    var backlogOverload = OverloadEpisode()
+    var connectionOverload = OverloadEpisode()
     /// Ids of connections in the order they came, for closing the oldest one still awaiting
     /// `hello` at the connection limit; ids that said hello or closed since are skipped then.
     var helloQueue = Deque<UInt64>()
@@ -144,10 +147,14 @@ public actor Broker {
         compactHelloQueueIfNeeded()
         connection.tcp.delegate = connection
         connection.tcp.startReading()
+        logger.debug("connection opened", metadata: [
+            "lifesignal.conn": "\(connection.id)", "lifesignal.peer": "\(tcp.remoteAddress)",
+        ])
     }
 
     func connectionClosed(_ connection: ClientConnection) {
         connections[connection.id] = nil
+        logger.debug("connection closed", metadata: ["lifesignal.conn": "\(connection.id)"])
         uncountConnection(from: connection.tcp)
         if let attachment = connection.attachment {
             attachment.router.connectionEnded(connection, deviceID: attachment.deviceID)

@@ -27,9 +27,12 @@ public enum BrokerServer {
             ])
         }
         let startError = Locked<Error?>(nil)
+        let stopSignal = Locked<Int32?>(nil)
         loop.execute {
             do {
-                try startServing(broker, loop: loop, configuration: configuration, logger: logger)
+                try startServing(broker, loop: loop, configuration: configuration, logger: logger) { signal in
+                    stopSignal.withLock { $0 = signal }
+                }
             } catch {
                 startError.withLock { $0 = error }
                 loop.shutdownGracefully(flushTimeoutMs: 0)
@@ -38,7 +41,9 @@ public enum BrokerServer {
         try loop.run()
         if let error = startError.withLock({ $0 }) { throw error }
         backend.leave(broker)
-        logger.info("stopped")
+        logger.info("stopped", metadata: [
+            "lifesignal.reason": "\(stopSignal.withLock { $0 }.map(SignalName.of) ?? "the loop ended")",
+        ])
     }
 
     /// Where the broker keeps its data.
@@ -48,14 +53,24 @@ public enum BrokerServer {
 
         static func open(_ configuration: BrokerConfiguration, loop: EventLoop, logger: Logger) throws -> Backend {
             guard let text = configuration.postgresURL else {
-                return .embedded(try SQLiteStore(directory: configuration.dataDirectory) { work in loop.execute(work) })
+                let store = try SQLiteStore(directory: configuration.dataDirectory) { work in loop.execute(work) }
+                logger.info("store opened", metadata: [
+                    "lifesignal.store": "sqlite", "lifesignal.path": "\(SQLiteStore.path(in: configuration.dataDirectory))",
+                    "lifesignal.schema": "\(store.appliedMigrations.count)",
+                    "lifesignal.schema.name": "\(store.appliedMigrations.last ?? "none")",
+                ])
+                return .embedded(store)
             }
             let url = try PostgresURL(parsing: text)
             let database = try waitFor { try await ClusterDatabase.open(url, logger: logger) }
             do {
                 let applied = try waitFor { try await database.migrate() }
-                logger.info("cluster store opened", metadata: [
-                    "lifesignal.postgres": "\(url)", "lifesignal.migrations.applied": "\(applied)",
+                // Host, database and user, never the password.
+                logger.info("store opened", metadata: [
+                    "lifesignal.store": "postgresql", "lifesignal.postgres.host": "\(url.host):\(url.port)",
+                    "lifesignal.postgres.database": "\(url.database)", "lifesignal.postgres.user": "\(url.username)",
+                    "lifesignal.schema": "\(SchemaMigration.all.map(\.version).max() ?? 0)",
+                    "lifesignal.migrations.applied": "\(applied.count)",
                 ])
             } catch {
                 waitFor { await database.close() }
@@ -91,7 +106,8 @@ public enum BrokerServer {
     }
 
     private static func startServing(
-        _ broker: Broker, loop: EventLoop, configuration: BrokerConfiguration, logger: Logger
+        _ broker: Broker, loop: EventLoop, configuration: BrokerConfiguration, logger: Logger,
+        stopRequested: @escaping @Sendable (Int32) -> Void
     ) throws {
             let port = try broker.assumeIsolated { try $0.start() }
             logger.info("listening", metadata: [
@@ -112,7 +128,8 @@ public enum BrokerServer {
             var watchers: [SignalWatcher] = []
             for signal in [SIGINT, SIGTERM] {
                 watchers.append(try SignalWatcher(loop: loop, signal: signal) {
-                    logger.info("shutting down", metadata: ["lifesignal.signal": "\(signal)"])
+                    stopRequested(signal)
+                    logger.info("shutting down", metadata: ["lifesignal.signal": "\(SignalName.of(signal))"])
                     broker.assumeIsolated { $0.stopAccepting() }
                     loop.shutdownGracefully()
                 })

@@ -10,12 +10,13 @@ struct LSBroker: ParsableCommand {
         abstract: "The LifeSignal broker: routes check-ins, pings, alerts and contact changes between devices.",
         discussion: """
             Exit status: 0 success (serve: stopped by SIGINT or SIGTERM); 1 a failure (serve: cannot \
-            listen or open its store; pushes: no store, or no user of that id or name); 64 a usage error \
-            (an unknown option, a bad value, a bad LSBROKER_* variable). With --json (pushes) an error is \
+            listen or open its store; pushes, users: no store, or no user of that id or name); 64 a usage \
+            error (an unknown option, a bad value, a bad LSBROKER_* variable). With --json (pushes, users) an \
+            error is \
             one JSON object on stderr, {"type":"error","error":{"code":…,"message":…}}.
             """,
         version: LifeSignalVersion.current,
-        subcommands: [Serve.self, Pushes.self, Stats.self, BenchDeadlines.self, BenchStore.self, BenchCluster.self],
+        subcommands: [Serve.self, Pushes.self, Users.self, Stats.self, BenchDeadlines.self, BenchStore.self, BenchCluster.self],
         defaultSubcommand: Serve.self
     )
 

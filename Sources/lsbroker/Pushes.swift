@@ -116,17 +116,11 @@ struct Pushes: ParsableCommand {
         let body = notification?["body"]?.stringValue ?? "?"
         let token = push.token.count > 16 ? push.token.prefix(12) + "…" : push.token
         let user = userName.map { "\($0) (\(push.userID))" } ?? push.userID
-        return "\(Self.timestamp(push.createdAt))  \(user)  \(push.deviceID)  \(token)  \(title) — \(body)"
+        return "\(RFC3339.utcMilliseconds(push.createdAt))  \(user)  \(push.deviceID)  \(token)  \(title) — \(body)"
     }
 
     /// The `message` of the stored FCM body.
     private static func fcmMessage(_ push: PushMessage) -> JSONValue? {
         (try? JSONValue.parse(push.body))?.objectValue?["message"]
-    }
-
-    private static func timestamp(_ milliseconds: Int64) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-        return formatter.string(from: Date(timeIntervalSince1970: Double(milliseconds) / 1000))
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LifeSignalBroker
 import LifeSignalPostgres
+import LifeSignalVersion
 import Logging
 
 /// `lsbroker serve`: every option also reads `LSBROKER_<NAME>` from the environment, and falls back
@@ -91,6 +92,9 @@ struct Serve: ParsableCommand {
         "trace, debug, info, notice, warning, error or critical.", env: "LOG_LEVEL", default: Serve.defaultLogLevel))
     var logLevel: String?
     @Option(help: .setting(
+        "text (swift-log's lines) or json (one object per line).", env: "LOG_FORMAT", default: Serve.defaultLogFormat.rawValue))
+    var logFormat: LogFormat?
+    @Option(help: .setting(
         "Serve /metrics (Prometheus), /healthz and /readyz over HTTP on this port; 0 picks a free one.",
         env: "METRICS_PORT", default: "off"))
     var metricsPort: Int?
@@ -102,6 +106,7 @@ struct Serve: ParsableCommand {
     /// What each setting is when neither its option nor its variable is given.
     static let defaults = BrokerConfiguration()
     static let defaultLogLevel = "info"
+    static let defaultLogFormat = LogFormat.text
 
     func run() throws {
         let environment = Environment(ProcessInfo.processInfo.environment)
@@ -147,20 +152,23 @@ struct Serve: ParsableCommand {
         guard let level = Logger.Level(rawValue: levelName) else {
             throw ValidationError("unknown log level '\(levelName)'")
         }
+        let format = try environment.resolve(logFormat, "LOG_FORMAT", Self.defaultLogFormat)
         do {
             try config.validate()
         } catch {
             throw ValidationError("\(error)")  // a bad value, like one ArgumentParser finds: exit 64
         }
 
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = level
-            return handler
-        }
+        format.bootstrap(level: level)
+        let logger = Logger(label: "lsbroker")
+        logger.info("starting", metadata: [
+            "lifesignal.version": "\(LifeSignalVersion.current)",
+            "lifesignal.store": "\(config.postgresURL == nil ? "sqlite" : "postgresql")",
+            "lifesignal.pid": "\(getpid())",
+        ])
         // Before the broker exists: its metric handles come from the system bootstrapped here.
         let metrics = config.metricsPort == nil ? nil : MetricsExport.bootstrap()
-        try BrokerServer.run(configuration: config, logger: Logger(label: "lsbroker"), metrics: metrics)
+        try BrokerServer.run(configuration: config, logger: logger, metrics: metrics)
     }
 }
 

@@ -3,14 +3,14 @@ import GRDB
 
 /// Users' ids and names, read straight from the broker's SQLite store with a read-only connection
 /// (WAL lets it read while the broker writes), so that an operator can say "Bob" where the store
-/// says `u_…` (`lsbroker pushes --user`).
+/// says `u_…` (`lsbroker pushes --user`, `lsbroker users`).
 final class UserDirectory {
     struct User: Equatable {
         let id: String
         let name: String
     }
 
-    private let queue: DatabaseQueue
+    let queue: DatabaseQueue
     private var names: [String: String?] = [:]
 
     init(directory: String) throws {

@@ -27,6 +27,11 @@ struct SlowReaderTests {
         #expect(events.count == 10_000)
         #expect(alice.ok(Op.keepalive)["serverTime"] != nil)
         #expect(slow.waitForClose(timeout: .seconds(10)))
+        // Logged at info with whose device it was (issue 15).
+        let cut = broker.output?.lines.first { $0.hasSuffix("closing slow reader") }
+        #expect(cut?.contains(" info ") == true, "\(String(describing: cut))")
+        #expect(cut?.contains("lifesignal.user=\(alice.id)") == true)
+        #expect(cut?.contains("lifesignal.device=slow") == true)
 
         // The device comes back and catches up with what it missed.
         let back = try RawConnection(port: broker.port)

@@ -14,6 +14,8 @@ extension ClusterExecutor {
     /// A deadline this broker reached: whether it fired here, and what that committed.
     public struct FiredDeadline: Sendable {
         public let userID: String
+        /// The deadline missed (ms since the epoch).
+        public let deadline: Int64
         public let result: Bool
         public let events: [CommittedEvent]
         public let pushes: [PushMessage]
@@ -39,7 +41,7 @@ extension ClusterExecutor {
             let commit = try await perform(as: userID, involving: .responders, now: now) { step throws(ProtocolError) in
                 try SafetyRules.missedCheckIn(of: userID, deadline: deadline, in: &step)
             }
-            fired.append(FiredDeadline(userID: userID, result: commit.result, events: commit.events,
+            fired.append(FiredDeadline(userID: userID, deadline: deadline, result: commit.result, events: commit.events,
                                        pushes: commit.pushes, notifications: commit.notifications))
         }
         return fired

@@ -4,11 +4,12 @@ import PostgresNIO
 import LifeSignalUV
 
 /// The pushes a cluster has recorded and its users' names, read from PostgreSQL for
-/// `lsbroker pushes --postgres` (the cluster's `PushLog` and user directory). Blocking calls,
+/// `lsbroker pushes --postgres` and `lsbroker users --postgres` (the cluster's `PushLog` and user
+/// directory). Blocking calls,
 /// for a command-line tool; reads only.
 public final class ClusterPushLog {
-    private let database: ClusterDatabase
-    private let logger: Logger
+    let database: ClusterDatabase
+    let logger: Logger
 
     public init(url text: String, logger: Logger) throws {
         let url = try PostgresURL(parsing: text)
@@ -61,7 +62,7 @@ public final class ClusterPushLog {
         }
     }
 
-    private func rows<T: Sendable>(_ query: PostgresQuery, _ decode: @escaping @Sendable (PostgresRow) throws -> T)
+    func rows<T: Sendable>(_ query: PostgresQuery, _ decode: @escaping @Sendable (PostgresRow) throws -> T)
         throws -> [T]
     {
         let (database, logger) = (self.database, self.logger)

@@ -17,14 +17,21 @@ extension ClusterRows {
             devices.append(DeviceRecord(key: DeviceKey(userID: userID, deviceID: deviceID), platform: platform,
                                         pushToken: token, lastSeenAt: lastSeen))
         }
-        var online: Set<String> = []
+        return (devices, Set(try await presence(of: userID, on: connection, logger: logger).keys))
+    }
+
+    /// The devices of `userID` online on a live broker of the cluster, and that broker's id.
+    static func presence(of userID: String, on connection: PostgresConnection, logger: Logger) async throws
+        -> [String: String]
+    {
+        var holders: [String: String] = [:]
         let present = try await connection.query("""
-            SELECT p.device_id FROM presence p JOIN brokers b ON b.broker_id = p.broker_id
+            SELECT p.device_id, p.broker_id FROM presence p JOIN brokers b ON b.broker_id = p.broker_id
             WHERE p.user_id = \(userID)
               AND b.heartbeat_at > now() - make_interval(secs => \(Double(presenceExpirySeconds)))
             """, logger: logger)
-        for try await deviceID in present.decode(String.self) { online.insert(deviceID) }
-        return (devices, online)
+        for try await (deviceID, brokerID) in present.decode((String, String).self) { holders[deviceID] = brokerID }
+        return holders
     }
 
     /// The devices of `userIDs` that have a push token (the only ones a notification may push), and

@@ -36,8 +36,7 @@ extension ClusterNode {
             for deadline in fired {
                 publish(deadline.events, pushes: deadline.pushes, notifications: deadline.notifications)
                 if deadline.result {
-                    broker?.counters.deadlinesFired.increment()
-                    logger.info("missed check-in fired", metadata: ["lifesignal.user": "\(deadline.userID)"])
+                    broker?.deadlineFired(userID: deadline.userID, deadline: deadline.deadline, now: WallClock.nowMs())
                 }
             }
         })

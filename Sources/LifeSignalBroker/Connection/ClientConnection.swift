@@ -144,6 +144,10 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
 
     /// Sends `request` wherever the connection's phase says it belongs.
     func route(_ request: Request) {
+        // The op and rid only: a request's fields hold credentials, push tokens and QR codes.
+        broker.logger.trace("request", metadata: [
+            "lifesignal.conn": "\(id)", "lifesignal.op": "\(request.op)", "lifesignal.rid": "\(request.rid ?? -1)",
+        ])
         switch phase {
         case .awaitingHello:
             broker.assumeIsolated { $0.handleUnauthenticated(request, from: self) }
@@ -192,6 +196,9 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         guard case .authenticating = phase else { return }
         attachment = Attachment(router: router, deviceID: deviceID)
         phase = .active
+        broker.logger.debug("device attached", metadata: [
+            "lifesignal.conn": "\(id)", "lifesignal.user": "\(router.userID)", "lifesignal.device": "\(deviceID)",
+        ])
         releaseRequests()
     }
 
@@ -274,7 +281,12 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         if tcp.bufferedBytes > maxOutboundBytes {
             // A reader this far behind is cut; it catches up later with `resume` (§9).
             broker.counters.slowReaderCuts.increment()
-            broker.logger.info("closing slow reader", metadata: ["lifesignal.conn": "\(id)"])
+            var metadata: Logger.Metadata = ["lifesignal.conn": "\(id)", "lifesignal.buffered": "\(tcp.bufferedBytes)"]
+            if let attachment {
+                metadata["lifesignal.user"] = "\(attachment.router.userID)"
+                metadata["lifesignal.device"] = "\(attachment.deviceID)"
+            }
+            broker.logger.info("closing slow reader", metadata: metadata)
             phase = .closing
             tcp.close()
         }

@@ -9,9 +9,8 @@ extension UserSession {
         let fired = try? step(involving: responderIDs, &mutation) { (step) throws(ProtocolError) in
             try SafetyRules.missedCheckIn(of: userID, deadline: deadline, in: &step)
         }
-        if fired == true {
-            broker.counters.deadlinesFired.increment()
-            commit(mutation)
-        }
+        guard fired == true else { return }
+        commit(mutation)
+        broker.deadlineFired(userID: userID, deadline: deadline, now: mutation.now)
     }
 }

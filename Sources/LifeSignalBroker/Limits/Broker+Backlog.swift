@@ -24,10 +24,19 @@ extension Broker {
     func shedIfOverloaded(_ request: Request, from connection: ClientConnection) -> Bool {
         guard storeBacklog >= configuration.maxPendingWrites else { return false }
         connection.respond(error: Self.overloaded, rid: request.rid)
+        backlogOverload.countRefusal()
         logThrottled(.overloaded, "shedding requests: store backlog full", [
             "lifesignal.backlog": "\(storeBacklog)", "lifesignal.conn": "\(connection.id)",
         ])
         return true
+    }
+
+    /// The first line of an overload (OverloadEpisode): the backlog reached `maxPendingWrites`.
+    func storeBacklogMoved() {
+        guard storeBacklog >= configuration.maxPendingWrites, backlogOverload.begin(nowMs: loop.cachedNowMs) else { return }
+        logger.warning("overload begins: store backlog at max-pending-writes; requests that need the store get overloaded", metadata: [
+            "lifesignal.backlog": "\(storeBacklog)", "lifesignal.backlog.max": "\(configuration.maxPendingWrites)",
+        ])
     }
 
     /// A broker of a cluster has no embedded store; nothing of it is reached there.

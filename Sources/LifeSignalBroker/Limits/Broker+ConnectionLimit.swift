@@ -11,6 +11,11 @@ extension Broker {
         // Sockets open besides this one; a connection closed this iteration no longer counts,
         // though the broker hears of it only at the iteration's end.
         guard loop.openConnectionCount - 1 >= maxConnections else { return true }
+        if connectionOverload.begin(nowMs: loop.cachedNowMs) {
+            logger.warning("overload begins: at max-connections; new connections replace ones awaiting hello or are refused",
+                           metadata: ["lifesignal.connections.max": "\(maxConnections)"])
+        }
+        connectionOverload.countRefusal()
         if let oldest = oldestAwaitingHello() {
             logThrottled(.connectionEvicted, "closing a connection awaiting hello to make room", [
                 "lifesignal.conn": "\(oldest.id)", "lifesignal.peer": "\(oldest.tcp.remoteAddress)",

@@ -7,6 +7,8 @@ public final class SQLiteStore: BrokerStore {
     let pool: DatabasePool
     let checkpointer: WALCheckpointer
     private let writer: GroupCommitWriter
+    /// The schema's migrations applied, in order (the last names the version), for the log.
+    public let appliedMigrations: [String]
 
     /// Opens (creating if needed) `directory/lifesignal.sqlite` and runs pending migrations.
     public convenience init(directory: String, scheduler: @escaping CompletionScheduler) throws {
@@ -34,7 +36,10 @@ public final class SQLiteStore: BrokerStore {
         configuration.foreignKeysEnabled = false
         let path = Self.path(in: directory)
         pool = try DatabasePool(path: path, configuration: configuration)
-        try SQLiteSchema.migrator.migrate(pool)
+        let migrator = SQLiteSchema.migrator
+        try migrator.migrate(pool)
+        let applied = try pool.read { db in try migrator.appliedIdentifiers(db) }
+        appliedMigrations = migrator.migrations.filter(applied.contains)
         let checkpointer = try WALCheckpointer(path: path, limits: checkpoints)
         do {
             try pool.writeWithoutTransaction { db in try checkpointer.attach(to: db) }

@@ -90,9 +90,10 @@ final class BrokerProcess: @unchecked Sendable {
         let output = OutputCollector(pipe.fileHandleForReading)
         self.process = process
         self.output = output
+        // `lifesignal.port=N` in text, `"lifesignal.port":"N"` with --log-format json.
         guard let line = output.waitForLine({ $0.contains("listening") }),
-              let range = line.range(of: #"lifesignal.port=(\d+)"#, options: .regularExpression),
-              let port = Int(line[range].split(separator: "=")[1])
+              let range = line.range(of: #"lifesignal.port(=|":")\d+"#, options: .regularExpression),
+              let port = Int(line[range].filter(\.isNumber))
         else {
             stop(signal: SIGKILL)
             throw BrokerFailedToStart(output: output.text)
