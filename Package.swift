@@ -143,7 +143,6 @@ let package = Package(
             dependencies: [
                 "LifeSignalBroker", "LifeSignalClient", "LifeSignalProtocol", "LifeSignalUV", "LifeSignalFuzzing",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             swiftSettings: strictSwift6
         ),

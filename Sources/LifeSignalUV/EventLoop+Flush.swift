@@ -26,5 +26,7 @@ extension EventLoop {
                 for connection in dirty { connection.flush() }
             }
         }
+        // The loop may block next: the first callback after it reads the clock again.
+        iterationClockNs = 0
     }
 }

@@ -42,6 +42,8 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     var flushTimer: Timer?
     /// The async and prepare handles' memory is freed by their close callback; never touch them after.
     var internalHandlesOpen = true
+    /// `iterationNowNs`'s reading; 0 until the first use after the loop last blocked.
+    var iterationClockNs: UInt64 = 0
 
     enum RunState: Int {
         case idle, running, finished, leaked
@@ -145,6 +147,15 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
 
     /// uv_now: the loop's millisecond clock, cached at the start of each iteration. Loop thread only.
     public var cachedNowMs: UInt64 { uv_now(uvLoop) }
+
+    /// `MonotonicClock.nowNs()` read once per iteration: at its first use after the loop last
+    /// blocked, then the same for every callback until it blocks again. Stamping each request with
+    /// it costs no clock reading per request (21 ns each here, 3% of a keepalive's broker CPU).
+    /// Loop thread only.
+    public var iterationNowNs: UInt64 {
+        if iterationClockNs == 0 { iterationClockNs = MonotonicClock.nowNs() }
+        return iterationClockNs
+    }
 
     /// A fresh monotonic reading in milliseconds, on the same clock as `cachedNowMs`. Any thread.
     public func monotonicNowMs() -> UInt64 { uv_hrtime() / 1_000_000 }

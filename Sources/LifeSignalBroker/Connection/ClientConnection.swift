@@ -65,8 +65,8 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
 
     func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
         lastHeardMs = tcp.loop.cachedNowMs
-        // One clock reading for every frame of this read, and none when metrics are off.
-        let arrivedNs = broker.requestMetrics == nil ? 0 : MonotonicClock.nowNs()
+        // The iteration's clock: no reading per frame, and none at all when metrics are off.
+        let arrivedNs = broker.requestMetrics == nil ? 0 : tcp.loop.iterationNowNs
         do {
             try decoder.feed(bytes) { body in
                 handleFrame(body, arrivedNs: arrivedNs)
@@ -107,8 +107,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     /// Counts the answer now written against the oldest request awaiting one.
     private func recordAnswer(_ result: ProtocolError.Code?) {
         guard let metrics = broker.requestMetrics else { return }
-        let now = MonotonicClock.nowNs()
-        if let request = inFlight.removeOldest(nowNs: now) {
+        if let request = inFlight.removeOldest(nowNs: tcp.loop.iterationNowNs) {
             metrics.record(op: request.op, result: result, durationNs: request.durationNs)
         } else {
             // An answer to no request: a broken frame's, or a connection closed from our side.

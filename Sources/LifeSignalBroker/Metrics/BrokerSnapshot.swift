@@ -16,6 +16,8 @@ public struct BrokerSnapshot: Sendable, Equatable {
     /// A cluster's pool: connections lent out now, and at most.
     public var postgresLeasesInUse: Int?
     public var postgresPoolSize: Int?
+    /// Answers by op and result, and their latencies; nil when metrics are off.
+    public var requests: RequestCounts?
 }
 
 extension Broker {
@@ -36,6 +38,7 @@ extension Broker {
         snapshot.deadlinesPending = deadlines?.count ?? 0
         snapshot.storeRetriesPending = storeRetries.count
         snapshot.accepting = listener != nil
+        snapshot.requests = requestMetrics?.snapshot
         if let database = cluster?.executor.database {
             snapshot.postgresLeasesInUse = database.leasesInUse
             snapshot.postgresPoolSize = database.url.poolSize

@@ -20,9 +20,12 @@ public final class OperationsServer: Sendable {
         let router = Router()
         let gauges = BrokerGauges()
         router.get("metrics") { _, _ -> Response in
-            gauges.record(await broker.snapshot())
+            let snapshot = await broker.snapshot()
+            gauges.record(snapshot)
+            var text = registry.emitToString()
+            snapshot.requests?.render(into: &text)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(bytes: registry.emitToBuffer())))
+                            body: .init(byteBuffer: ByteBuffer(string: text)))
         }
         router.get("healthz") { _, _ in "ok\n" }
         router.get("readyz") { _, _ -> Response in

@@ -1,25 +1,40 @@
 import LifeSignalProtocol
-import MetricsTestKit
 import Testing
 
 @testable import LifeSignalBroker
 
-/// Requests by op and result: labels from fixed lists only, one latency per answer.
+/// Requests by op and result: labels from fixed lists only, one latency per answer, written out
+/// as Prometheus text.
 @Suite struct RequestMetricsTests {
-    @Test func countsByOpAndResultAndTimesByOp() throws {
-        let metrics = TestMetrics()
-        let requests = RequestMetrics(factory: metrics)
+    @Test func countsByOpAndResultAndTimesByOp() {
+        let requests = RequestMetrics()
         let ping = RequestMetrics.opIndex(of: Op.pingSend)
-        requests.record(op: ping, result: nil, durationNs: 1_000)
-        requests.record(op: ping, result: nil, durationNs: 3_000)
-        requests.record(op: ping, result: .notFound, durationNs: 2_000)
+        requests.record(op: ping, result: nil, durationNs: 10_000)  // ≤ 50 µs
+        requests.record(op: ping, result: nil, durationNs: 3_000_000)  // ≤ 5 ms
+        requests.record(op: ping, result: .notFound, durationNs: 60_000)  // ≤ 100 µs
+        requests.record(op: RequestMetrics.opIndex(of: Op.keepalive), result: nil, durationNs: 9_000_000_000)
 
-        let ok = try metrics.expectCounter(MetricName.requests, [("op", "ping.send"), ("result", "ok")])
-        #expect(ok.totalValue == 2)
-        let notFound = try metrics.expectCounter(MetricName.requests, [("op", "ping.send"), ("result", "not_found")])
-        #expect(notFound.totalValue == 1)
-        let durations = try metrics.expectTimer(MetricName.requestDuration, [("op", "ping.send")])
-        #expect(durations.values == [1_000, 3_000, 2_000])
+        var text = ""
+        requests.snapshot.render(into: &text)
+        let lines = Set(text.split(separator: "\n").map(String.init))
+        let expected = [
+            #"lifesignal_requests_total{op="ping.send",result="ok"} 2"#,
+            #"lifesignal_requests_total{op="ping.send",result="not_found"} 1"#,
+            #"lifesignal_requests_total{op="keepalive",result="ok"} 1"#,
+            #"lifesignal_request_duration_seconds_bucket{op="ping.send",le="5e-05"} 1"#,
+            #"lifesignal_request_duration_seconds_bucket{op="ping.send",le="0.0001"} 2"#,
+            #"lifesignal_request_duration_seconds_bucket{op="ping.send",le="0.005"} 3"#,
+            #"lifesignal_request_duration_seconds_bucket{op="ping.send",le="+Inf"} 3"#,
+            #"lifesignal_request_duration_seconds_count{op="ping.send"} 3"#,
+            #"lifesignal_request_duration_seconds_sum{op="ping.send"} 0.00307"#,
+            // Past the last bound: only in +Inf.
+            #"lifesignal_request_duration_seconds_bucket{op="keepalive",le="5.0"} 0"#,
+            #"lifesignal_request_duration_seconds_bucket{op="keepalive",le="+Inf"} 1"#,
+        ]
+        for line in expected { #expect(lines.contains(line), "missing \(line) in\n\(text)") }
+        // Ops and results never seen are not written.
+        #expect(!text.contains(#"op="hello""#))
+        #expect(text.components(separatedBy: "# TYPE").count == 3)
     }
 
     @Test func anOpNoVersionHasIsUnknown() {
