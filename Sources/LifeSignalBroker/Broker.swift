@@ -21,6 +21,9 @@ public actor Broker {
     /// This broker's part in a cluster (§11), or nil when it serves from the embedded store.
     nonisolated let cluster: ClusterNode?
     nonisolated let logger: Logger
+    /// Whether `logger` takes a line per request (trace): read once, since a logger's level check
+    /// costs a copy of the logger on every request.
+    nonisolated let logsRequests: Bool
     /// Committed pushes go to the gateway through here, off the loop (§7).
     nonisolated let pushOutbox: PushOutbox
     /// Requests by op and result; nil when metrics are off, so that answering costs no clock reading.
@@ -93,6 +96,7 @@ public actor Broker {
         }
         self.loop = loop
         self.logger = logger
+        logsRequests = logger.logLevel <= .trace
         requestMetrics = configuration.metricsPort == nil ? nil : RequestMetrics()
         counters = BrokerCounters()
         registerLimiter = AddressRateLimiter(ratePerSecond: configuration.registerRate,

@@ -43,7 +43,7 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
     /// The async and prepare handles' memory is freed by their close callback; never touch them after.
     var internalHandlesOpen = true
     /// `iterationNowNs`'s reading; 0 until the first use after the loop last blocked.
-    var iterationClockNs: UInt64 = 0
+    @exclusivity(unchecked) var iterationClockNs: UInt64 = 0
 
     enum RunState: Int {
         case idle, running, finished, leaked

@@ -38,7 +38,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     private var decoder: FrameDecoder
     private var responses = ResponseOrder()
     /// What each answer still due belongs to, for `RequestMetrics`; empty when metrics are off.
-    private var inFlight = InFlightRequests()
+    @exclusivity(unchecked) private var inFlight = InFlightRequests()
     /// `requestRate` / `requestBurst` (§9 `rate_limited`).
     private var requestBudget: TokenBucket
 
@@ -144,9 +144,11 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     /// Sends `request` wherever the connection's phase says it belongs.
     func route(_ request: Request) {
         // The op and rid only: a request's fields hold credentials, push tokens and QR codes.
-        broker.logger.trace("request", metadata: [
-            "lifesignal.conn": "\(id)", "lifesignal.op": "\(request.op)", "lifesignal.rid": "\(request.rid ?? -1)",
-        ])
+        if broker.logsRequests {
+            broker.logger.trace("request", metadata: [
+                "lifesignal.conn": "\(id)", "lifesignal.op": "\(request.op)", "lifesignal.rid": "\(request.rid ?? -1)",
+            ])
+        }
         switch phase {
         case .awaitingHello:
             broker.assumeIsolated { $0.handleUnauthenticated(request, from: self) }

@@ -26,7 +26,8 @@ final class RequestMetrics: @unchecked Sendable {
     private static let errorIndexes: [ProtocolError.Code: Int] = Dictionary(
         uniqueKeysWithValues: ProtocolError.Code.allV1.enumerated().map { ($1, $0 + 1) })
 
-    private var counts = RequestCounts()
+    // Unchecked: the loop is the only thread that touches it, and a checked access per answer shows.
+    @exclusivity(unchecked) private var counts = RequestCounts()
 
     static func opIndex(of op: String) -> UInt8 { opIndexes[op] ?? unknownOp }
 
