@@ -70,7 +70,9 @@ final class FakeFCM: @unchecked Sendable {
         let bound = Locked<Int?>(nil)
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)),
                               onServerRunning: { channel in bound.withLock { $0 = channel.localAddress?.port } })
-        server = Task { try await app.runService(gracefulShutdownSignals: []) }
+        server = Task(executorPreference: FakeServerExecutor.shared) {
+            try await app.runService(gracefulShutdownSignals: [])
+        }
         let deadline = ContinuousClock.now + .seconds(10)
         while bound.withLock({ $0 }) == nil && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
         guard let port = bound.withLock({ $0 }) else { throw FakeFCMDidNotStart() }
