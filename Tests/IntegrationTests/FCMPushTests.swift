@@ -90,6 +90,27 @@ struct FCMPushTests {
         expectNoSecretsLogged(["good-token"])
     }
 
+    @Test func anAccessTokenIsRenewedBeforeItExpiresAndWhenFCMRefusesIt() throws {
+        // Issued for 2 s: renewed after 1 s (half its life, since that is less than a minute).
+        fcm.state.withLock { $0.expiresIn = 2 }
+        aliceIsAway(withToken: "good-token")
+        let first = try bobPingsAlice()
+        #expect(fcm.wait { $0.sends.contains { $0.notificationID == first } })
+        Thread.sleep(forTimeInterval: 1.5)
+        let second = try bobPingsAlice(clearingFirst: true)
+        #expect(fcm.wait { $0.sends.contains { $0.notificationID == second } })
+        #expect(fcm.state.withLock { $0.tokenRequests } == 2)
+
+        // FCM refuses the access token: a new one is fetched at once and the push sent with it.
+        fcm.state.withLock { $0.expiresIn = 3599 }
+        fcm.script("good-token", [.unauthenticated])
+        let third = try bobPingsAlice(clearingFirst: true)
+        #expect(fcm.wait { $0.sends.contains { $0.notificationID == third && $0.status == 200 } })
+        #expect(sends(of: third).map(\.status) == [401, 200])
+        #expect(fcm.state.withLock { $0.tokenRequests } == 3)
+        #expect(fcm.problems.isEmpty)
+    }
+
     @Test func unavailableIsRetriedAfterRetryAfterAndDeliveredOnce() throws {
         fcm.script("flaky-token", [.unavailable(retryAfter: 1)])
         aliceIsAway(withToken: "flaky-token")
@@ -172,6 +193,9 @@ struct FCMPushTests {
         #expect(sends(of: second).count == 1)
         #expect(sends(of: first).count <= 1)
         #expect(fcm.problems.isEmpty)
+        let refusal = broker.output?.text.split(separator: "\n").first { $0.contains("no FCM access token") }
+        #expect(refusal?.contains("warning") == true)
+        #expect(refusal?.contains("token endpoint answered 401 (invalid_grant)") == true)
         expectNoSecretsLogged(["good-token"])
     }
 

@@ -32,7 +32,7 @@ extension FakeFCM {
             }
             let accessToken = "ya29.fake-\(state.tokenRequests)"
             state.issued.insert(accessToken)
-            return json(200, #"{"access_token": "\#(accessToken)", "expires_in": 3599, "token_type": "Bearer"}"#)
+            return json(200, #"{"access_token": "\#(accessToken)", "expires_in": \#(state.expiresIn), "token_type": "Bearer"}"#)
         }
     }
 

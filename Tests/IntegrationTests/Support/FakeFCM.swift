@@ -22,6 +22,7 @@ final class FakeFCM: @unchecked Sendable {
             Answer(status: 429, body: #"{"error": {"code": 429, "status": "RESOURCE_EXHAUSTED", "details": [{"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": "QUOTA_EXCEEDED"}]}}"#,
                    retryAfter: retryAfter)
         }
+        static let unauthenticated = Answer(status: 401, body: #"{"error": {"code": 401, "status": "UNAUTHENTICATED"}}"#)
         static let unregistered = Answer(status: 404, body: """
             {"error": {"code": 404, "message": "Requested entity was not found.", "status": "NOT_FOUND",
              "details": [{"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": "UNREGISTERED"}]}}
@@ -48,6 +49,8 @@ final class FakeFCM: @unchecked Sendable {
         var trustedKey: _RSA.Signing.PublicKey?
         /// Its `token_uri`: the audience its assertions must name.
         var tokenURI = ""
+        /// The lifetime of the access tokens it issues (`expires_in`).
+        var expiresIn = 3599
         var tokenRequests = 0
         var tokenRefusals = 0
         var refuseTokens = false

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import Logging
 import NIOCore
 
 /// The OAuth2 access token FCM sends are authorised with: fetched from the service account's
@@ -24,13 +25,15 @@ actor FCMAccessTokens {
 
     private let account: FCMServiceAccount
     private let client: HTTPClient
+    private let logger: Logger
     private var current: Token?
     private var fetching: Task<Token, any Error>?
     private var lastFailure: (error: Failure, at: ContinuousClock.Instant)?
 
-    init(account: FCMServiceAccount, client: HTTPClient) {
+    init(account: FCMServiceAccount, client: HTTPClient, logger: Logger) {
         self.account = account
         self.client = client
+        self.logger = logger
     }
 
     func token() async throws -> String {
@@ -71,6 +74,10 @@ actor FCMAccessTokens {
         guard fetching == task else { return }
         fetching = nil
         lastFailure = (failure, ContinuousClock.now)
+        // Once per failed fetch (at most one a second), however many sends were waiting for it.
+        logger.warning("no FCM access token", metadata: [
+            "lifesignal.fcm.client": "\(account.clientEmail)", "lifesignal.error": "\(failure)",
+        ])
     }
 
     /// The JWT-bearer grant (RFC 7523 §2.1) as a form POST.

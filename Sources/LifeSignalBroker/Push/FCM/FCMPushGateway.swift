@@ -5,7 +5,9 @@ import Logging
 /// The gateway that sends each committed push to FCM's HTTP v1 API (`--fcm-service-account`).
 ///
 /// `deliver` only queues (`FCMSendQueue`); sends run on their own tasks over one shared
-/// `HTTPClient` (HTTP/2 when the endpoint offers it), shut down with the broker.
+/// `HTTPClient` (HTTP/2 when the endpoint offers it). `shutdown()` must be called before the
+/// gateway goes (BrokerServer does, once the loop has stopped): it ends the sends in flight and
+/// the client, which may not be released while running.
 public final class FCMPushGateway: PushGateway {
     /// Messages waiting or being sent at most; past it new ones stay in the store only.
     public static let defaultBacklogCapacity = 10_000
@@ -23,9 +25,9 @@ public final class FCMPushGateway: PushGateway {
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
         let metrics = FCMMetrics()
         let feedback = self.feedback
+        let tokens = FCMAccessTokens(account: settings.serviceAccount, client: client, logger: logger)
         let sender = FCMSender(
-            settings: settings, client: client, tokens: FCMAccessTokens(account: settings.serviceAccount, client: client),
-            backoff: backoff, metrics: metrics, logger: logger,
+            settings: settings, client: client, tokens: tokens, backoff: backoff, metrics: metrics, logger: logger,
             tokenRejected: { message in feedback.withLock { $0 }?.tokenRejected(message) })
         self.client = client
         queue = FCMSendQueue(capacity: backlogCapacity, metrics: metrics, logger: logger) { await sender.send($0) }
