@@ -95,7 +95,8 @@ actor FCMAccessTokens {
         guard response.status.code == 200 else {
             // `error` is an OAuth code such as invalid_grant: safe to log, unlike the description's echo.
             let code = (try? JSONDecoder().decode(ErrorAnswer.self, from: body))?.error
-            throw Failure(description: "token endpoint answered \(response.status.code)\(code.map { " (\($0))" } ?? "")")
+            let status = response.status.code
+            throw Failure(description: "token endpoint answered \(status)\(code.map { " (\($0))" } ?? "")")
         }
         guard let answer = try? JSONDecoder().decode(Answer.self, from: body), !answer.access_token.isEmpty else {
             throw Failure(description: "token endpoint answered 200 without an access token")

@@ -20,7 +20,8 @@ struct FCMMetrics: Sendable {
     init() {
         var results: [String: Counter] = [:]
         for result in Result.allCases {
-            results[result.rawValue] = Counter(label: "lifesignal_pushes_total", dimensions: [("result", result.rawValue)])
+            results[result.rawValue] = Counter(label: "lifesignal_pushes_total",
+                                               dimensions: [("result", result.rawValue)])
         }
         self.results = results
     }

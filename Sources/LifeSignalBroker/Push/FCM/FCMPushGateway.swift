@@ -9,7 +9,8 @@ import Logging
 /// gateway goes (BrokerServer does, once the loop has stopped): it ends the sends in flight and
 /// the client, which may not be released while running.
 public final class FCMPushGateway: PushGateway {
-    /// Messages waiting or being sent at most; past it new ones stay in the store only.
+    /// Messages waiting for a send at most (besides those being sent); past it new ones stay in
+    /// the store only.
     public static let defaultBacklogCapacity = 10_000
 
     private let client: HTTPClient
@@ -32,7 +33,8 @@ public final class FCMPushGateway: PushGateway {
         self.client = client
         queue = FCMSendQueue(capacity: backlogCapacity, metrics: metrics, logger: logger) { await sender.send($0) }
         logger.info("sending pushes through FCM", metadata: [
-            "lifesignal.fcm.project": "\(settings.serviceAccount.projectID)", "lifesignal.fcm.endpoint": "\(settings.endpoint)",
+            "lifesignal.fcm.project": "\(settings.serviceAccount.projectID)",
+            "lifesignal.fcm.endpoint": "\(settings.endpoint)",
         ])
     }
 

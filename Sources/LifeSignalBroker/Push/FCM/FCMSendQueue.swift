@@ -1,9 +1,10 @@
 import Logging
 import LifeSignalUV
 
-/// The messages waiting for FCM, bounded: past `capacity` waiting (besides the few being sent) a message is dropped (it stays in the
-/// store's `pushes` table), counted, and logged once per run of drops. A single task drains it,
-/// sending at most `maxConcurrentSends` messages at once (one HTTP/2 connection carries them).
+/// The messages waiting for FCM, bounded: past `capacity` waiting (besides the few being sent)
+/// a message is dropped (it stays in the store's `pushes` table), counted, and logged once per
+/// run of drops. A single task drains it, sending at most `maxConcurrentSends` messages at once
+/// (one HTTP/2 connection carries them).
 final class FCMSendQueue: Sendable {
     static let defaultMaxConcurrentSends = 8
 

@@ -29,7 +29,8 @@ public struct FCMServiceAccount: Sendable {
         do {
             data = try Data(contentsOf: URL(fileURLWithPath: path))
         } catch {
-            throw Invalid(description: "cannot read the FCM service account file \(path): \(error.localizedDescription)")
+            throw Invalid(
+                description: "cannot read the FCM service account file \(path): \(error.localizedDescription)")
         }
         do {
             try self.init(json: data)
