@@ -60,7 +60,7 @@ struct FCMPushTests {
 
     /// Neither push tokens, access tokens, the assertion nor the key appear in the broker's log.
     private func expectNoSecretsLogged(_ pushTokens: [String], sourceLocation: SourceLocation = #_sourceLocation) {
-        let log = broker.output?.text ?? ""
+        let log = broker.loggedText
         #expect(!log.isEmpty, sourceLocation: sourceLocation)
         for secret in pushTokens + ["ya29.", "eyJ", "PRIVATE KEY", "Bearer"] {
             #expect(!log.contains(secret), "the log shows \(secret)", sourceLocation: sourceLocation)
@@ -148,7 +148,7 @@ struct FCMPushTests {
         #expect(fcm.sends.count == 1)
         #expect(fcm.problems.isEmpty)
         // Said with the ids only.
-        let removal = broker.output?.text.split(separator: "\n").first { $0.contains("rejected a device's push token") }
+        let removal = broker.loggedText.split(separator: "\n").first { $0.contains("rejected a device's push token") }
         #expect(removal?.contains("lifesignal.device=device-1") == true)
         #expect(removal?.contains("lifesignal.user=\(alice.id)") == true)
         expectNoSecretsLogged(["gone-token"])
@@ -194,7 +194,7 @@ struct FCMPushTests {
         #expect(sends(of: second).count == 1)
         #expect(sends(of: first).count <= 1)
         #expect(fcm.problems.isEmpty)
-        let refusal = broker.output?.text.split(separator: "\n").first { $0.contains("no FCM access token") }
+        let refusal = broker.loggedText.split(separator: "\n").first { $0.contains("no FCM access token") }
         #expect(refusal?.contains("warning") == true)
         #expect(refusal?.contains("token endpoint answered 401 (invalid_grant)") == true)
         expectNoSecretsLogged(["good-token"])
