@@ -13,7 +13,8 @@ import Testing
     @Test func pastItsCapacityMessagesAreDroppedAndTheRestAreSent() async throws {
         let released = Locked(false)
         let sent = Locked<[String]>([])
-        let queue = FCMSendQueue(capacity: 2, maxConcurrentSends: 1, metrics: FCMMetrics(),
+        let metrics = RecordingMetrics()
+        let queue = FCMSendQueue(capacity: 2, maxConcurrentSends: 1, metrics: FCMMetrics(factory: metrics),
                                  logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }) { message in
             // The first send stalls, as a slow FCM would, until the test lets it go.
             while !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
@@ -28,10 +29,16 @@ import Testing
 
         released.withLock { $0 = true }
         let deadline = ContinuousClock.now + .seconds(10)
-        while sent.withLock({ $0.count }) < taken.count && ContinuousClock.now < deadline {
+        // Until every send has finished, its backlog count included.
+        while metrics.gauge("lifesignal_push_backlog").last != 0 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(5))
         }
         #expect(sent.withLock { $0 } == taken)
+        // Measured: what was dropped is counted, and the backlog went up to what was taken and back to 0.
+        #expect(metrics.counter("lifesignal_pushes_total{result=dropped}") == Int64(10 - taken.count))
+        let backlog = metrics.gauge("lifesignal_push_backlog")
+        #expect(backlog.max() == Double(taken.count))
+        #expect(backlog.last == 0)
         // Room again: the next is taken.
         #expect(queue.enqueue(push("n_11")))
         await queue.close()

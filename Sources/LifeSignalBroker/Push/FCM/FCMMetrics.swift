@@ -13,17 +13,21 @@ struct FCMMetrics: Sendable {
 
     private let results: [String: Counter]
     /// Messages accepted and not yet finished (waiting or being sent).
-    let backlog = Gauge(label: "lifesignal_push_backlog")
+    let backlog: Gauge
     /// One HTTP round trip to `messages:send`, whatever it answered.
-    let sendDuration = Metrics.Timer(label: "lifesignal_push_send_duration_seconds", preferredDisplayUnit: .seconds)
+    let sendDuration: Metrics.Timer
 
-    init() {
+    /// `factory`: the process's bootstrapped backend, or a test's own (no global bootstrap needed).
+    init(factory: any MetricsFactory = MetricsSystem.factory) {
         var results: [String: Counter] = [:]
         for result in Result.allCases {
             results[result.rawValue] = Counter(label: "lifesignal_pushes_total",
-                                               dimensions: [("result", result.rawValue)])
+                                               dimensions: [("result", result.rawValue)], factory: factory)
         }
         self.results = results
+        backlog = Gauge(label: "lifesignal_push_backlog", factory: factory)
+        sendDuration = Metrics.Timer(label: "lifesignal_push_send_duration_seconds", preferredDisplayUnit: .seconds,
+                                     factory: factory)
     }
 
     func count(_ result: Result) { results[result.rawValue]?.increment() }
