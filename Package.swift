@@ -162,7 +162,12 @@ let package = Package(
         .testTarget(
             name: "IntegrationTests",
             // The executables are dependencies so that `swift test` builds the binaries it runs.
-            dependencies: ["LifeSignalClient", "LifeSignalProtocol", "LifeSignalFuzzing", "lsbroker", "lsclient"],
+            dependencies: [
+                "LifeSignalClient", "LifeSignalProtocol", "LifeSignalFuzzing", "lsbroker", "lsclient",
+                // The fake FCM and token endpoint of FCMPushTests.
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: strictSwift6
         ),
     ]

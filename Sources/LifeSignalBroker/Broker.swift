@@ -118,6 +118,7 @@ public actor Broker {
     public func start() throws -> Int {
         boundPort = try listen(port: configuration.port)
         startSweeping()
+        pushOutbox.start(feedback: pushFeedback())
         if let cluster {
             try cluster.start(brokerID: brokerID)
         } else {

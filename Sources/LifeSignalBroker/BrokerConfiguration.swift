@@ -20,6 +20,7 @@
 /// | `maxConnections` (`--max-connections`) | open-file limit − 256 | connections at once; beyond it the oldest connection awaiting `hello` is closed to make room, else the new one is refused |
 /// | `brokerID` (`--broker-id`) | host name:port | the id `hello` answers with and presence rows name (§11) |
 /// | `postgresURL` (`--postgres`) | none | `postgres://user[:password]@host[:port]/db[?pool=N]`: serve from PostgreSQL as one broker of a cluster instead of the data directory (§11) |
+/// | `fcm` (`--fcm-service-account FILE`, `--fcm-endpoint URL`) | none | send each push through FCM HTTP v1 with this service account (docs/OPERATIONS.md, "Sending pushes through FCM"); without it pushes are only recorded |
 ///
 /// Per-user quotas (§10, v1.1); 0 turns each off, and one that refuses changes nothing:
 ///
@@ -53,6 +54,8 @@ public struct BrokerConfiguration: Sendable {
     public var brokerID: String?
     /// nil: the embedded store in `dataDirectory`.
     public var postgresURL: String?
+    /// nil: pushes are recorded in the store only (`RecordingPushGateway`).
+    public var fcm: FCMSettings?
     public var maxContacts = 500
     public var maxStoredDevices = 32
     public var notificationHistory = 1_000

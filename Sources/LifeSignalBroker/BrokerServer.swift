@@ -15,7 +15,10 @@ public enum BrokerServer {
         let loop = try EventLoop()
         let backend = try Backend.open(configuration, loop: loop, logger: logger)
         defer { backend.close() }
-        let broker = backend.broker(configuration: configuration, loop: loop, logger: logger)
+        let pushGateway = configuration.fcm.map { FCMPushGateway(settings: $0, logger: logger) }
+        let broker = backend.broker(configuration: configuration, loop: loop, logger: logger, pushGateway: pushGateway)
+        // After the loop has stopped, before the store closes: sends in flight end, the HTTP client shuts down.
+        defer { waitFor { await broker.pushOutbox.shutdown() } }
         let operations = try configuration.metricsPort.map { port in
             try OperationsServer.start(host: configuration.metricsHost, port: port, broker: broker,
                                        registry: metrics ?? PrometheusCollectorRegistry(), logger: logger)
@@ -82,10 +85,13 @@ public enum BrokerServer {
             return .cluster(database, executor)
         }
 
-        func broker(configuration: BrokerConfiguration, loop: EventLoop, logger: Logger) -> Broker {
+        func broker(configuration: BrokerConfiguration, loop: EventLoop, logger: Logger,
+                    pushGateway: (any PushGateway)?) -> Broker {
             switch self {
-            case .embedded(let store): Broker(configuration: configuration, store: store, loop: loop, logger: logger)
-            case .cluster(_, let executor): Broker(configuration: configuration, cluster: executor, loop: loop, logger: logger)
+            case .embedded(let store):
+                Broker(configuration: configuration, store: store, loop: loop, logger: logger, pushGateway: pushGateway)
+            case .cluster(_, let executor):
+                Broker(configuration: configuration, cluster: executor, loop: loop, logger: logger, pushGateway: pushGateway)
             }
         }
 

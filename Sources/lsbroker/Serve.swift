@@ -88,6 +88,16 @@ struct Serve: ParsableCommand {
         "Connections open at once per source address (IPv6: per /64); then overloaded and close.",
         env: "MAX_CONNECTIONS_PER_ADDRESS", default: defaults.maxConnectionsPerAddress))
     var maxConnectionsPerAddress: Int?
+    @Option(
+        name: .customLong("fcm-service-account"),
+        help: .setting(
+            "Google service account JSON key file: send each push through FCM HTTP v1 with it.",
+            env: "FCM_SERVICE_ACCOUNT", default: "none, pushes are only recorded"))
+    var fcmServiceAccount: String?
+    @Option(
+        name: .customLong("fcm-endpoint"),
+        help: .setting("Base URL of the FCM API (tests, proxies).", env: "FCM_ENDPOINT", default: FCMSettings.defaultEndpoint))
+    var fcmEndpoint: String?
     @Option(help: .setting(
         "trace, debug, info, notice, warning, error or critical.", env: "LOG_LEVEL", default: Serve.defaultLogLevel))
     var logLevel: String?
@@ -148,6 +158,9 @@ struct Serve: ParsableCommand {
             maxConnectionsPerAddress, "MAX_CONNECTIONS_PER_ADDRESS", config.maxConnectionsPerAddress)
         config.metricsPort = try environment.resolve(metricsPort, "METRICS_PORT")
         config.metricsHost = try environment.resolve(metricsHost, "METRICS_HOST", config.metricsHost)
+        config.fcm = try Self.fcmSettings(
+            serviceAccount: try environment.resolve(fcmServiceAccount, "FCM_SERVICE_ACCOUNT"),
+            endpoint: try environment.resolve(fcmEndpoint, "FCM_ENDPOINT", FCMSettings.defaultEndpoint))
         let levelName = try environment.resolve(logLevel, "LOG_LEVEL", Self.defaultLogLevel)
         guard let level = Logger.Level(rawValue: levelName) else {
             throw ValidationError("unknown log level '\(levelName)'")
@@ -169,6 +182,19 @@ struct Serve: ParsableCommand {
         // Before the broker exists: its metric handles come from the system bootstrapped here.
         let metrics = config.metricsPort == nil ? nil : MetricsExport.bootstrap()
         try BrokerServer.run(configuration: config, logger: logger, metrics: metrics)
+    }
+}
+
+extension Serve {
+    /// Reads the service account at start, so that a missing or bad key stops the broker here
+    /// (exit 64) rather than at its first push.
+    static func fcmSettings(serviceAccount path: String?, endpoint: String) throws -> FCMSettings? {
+        guard let path else { return nil }
+        do {
+            return try FCMSettings(serviceAccount: FCMServiceAccount(contentsOf: path), endpoint: endpoint)
+        } catch {
+            throw ValidationError("\(error)")
+        }
     }
 }
 

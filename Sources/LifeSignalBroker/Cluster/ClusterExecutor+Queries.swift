@@ -66,6 +66,15 @@ extension ClusterExecutor {
         try await execute("UPDATE devices SET push_token = NULL WHERE user_id = \(userID) AND device_id = \(deviceID)")
     }
 
+    /// The push service rejected `token`: the device loses it, unless it has registered another
+    /// one since (the condition on the token is what makes that safe without a lock).
+    public func dropPushToken(_ token: String, userID: String, deviceID: String) async throws {
+        try await execute("""
+            UPDATE devices SET push_token = NULL
+            WHERE user_id = \(userID) AND device_id = \(deviceID) AND push_token = \(token)
+            """)
+    }
+
     /// The head seq of each of `userIDs` now: what a broker checks its devices against, in case a
     /// hint was lost (DESIGN §7).
     public func heads(of userIDs: [String]) async throws -> [String: Int64] {

@@ -20,6 +20,12 @@ final class PushOutbox: Sendable {
         self.logger = logger
     }
 
+    /// The gateway's way back to the broker (tokens it found dead), given when the broker starts.
+    func start(feedback: PushFeedback) { gateway.start(feedback: feedback) }
+
+    /// Lets the gateway finish: called once the broker has stopped routing.
+    func shutdown() async { await gateway.shutdown() }
+
     /// Called on the loop after a commit; returns at once.
     func deliver(_ messages: [PushMessage]) {
         guard !messages.isEmpty else { return }

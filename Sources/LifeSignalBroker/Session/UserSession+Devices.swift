@@ -41,3 +41,20 @@ extension UserSession {
         if devices[deviceID]?.pushToken == token { devices[deviceID]?.pushToken = nil }
     }
 }
+
+extension UserSession {
+    /// The push service rejected `token`: the device loses it, as by `device.unregister`, but
+    /// only while it still holds that very token (it may have registered a new one meanwhile).
+    func dropRejectedPushToken(_ token: String, deviceID: String) {
+        pin()
+        defer { unpin() }  // a user loaded only for this is unloaded again afterwards
+        guard !isStale, var record = devices[deviceID], record.pushToken == token else { return }
+        broker.assumeIsolated { $0.releasePushToken(token, from: record.key) }
+        record.pushToken = nil
+        devices[deviceID] = record
+        var mutation = Mutation(now: WallClock.nowMs())
+        mutation.changes.append(.upsertDevice(record))
+        mutation.touch(self)
+        commit(mutation)
+    }
+}

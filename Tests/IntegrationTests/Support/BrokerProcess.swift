@@ -56,6 +56,8 @@ final class BrokerProcess: @unchecked Sendable {
     }
 
     var address: String { "127.0.0.1:\(port)" }
+    /// What it has logged so far, and on a test cluster what its siblings have too.
+    var loggedText: String { ([self] + siblings).compactMap { $0.output?.text }.joined(separator: "\n") }
     var pid: Int32 { process?.processIdentifier ?? 0 }
 
     /// Starts (or restarts, on the same data directory) and waits for its "listening" line.
