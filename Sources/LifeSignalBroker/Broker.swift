@@ -28,6 +28,8 @@ public actor Broker {
     nonisolated let pushOutbox: PushOutbox
     /// Requests by op and result; nil when metrics are off, so that answering costs no clock reading.
     nonisolated let requestMetrics: RequestMetrics?
+    /// The same, for connections to use without a retain and a release per request (measured).
+    nonisolated let unretainedRequestMetrics: Unmanaged<RequestMetrics>?
     nonisolated let counters: BrokerCounters
     nonisolated public var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
@@ -97,7 +99,8 @@ public actor Broker {
         self.loop = loop
         self.logger = logger
         logsRequests = logger.logLevel <= .trace
-        requestMetrics = configuration.metricsPort == nil ? nil : RequestMetrics()
+        requestMetrics = configuration.metricsPort == nil ? nil : RequestMetrics(loop: loop)
+        unretainedRequestMetrics = requestMetrics.map { Unmanaged.passUnretained($0) }
         counters = BrokerCounters()
         registerLimiter = AddressRateLimiter(ratePerSecond: configuration.registerRate,
                                              burst: configuration.registerBurst)

@@ -66,7 +66,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
         lastHeardMs = tcp.loop.cachedNowMs
         // The iteration's clock: no reading per frame, and none at all when metrics are off.
-        let arrivedNs = broker.requestMetrics == nil ? 0 : tcp.loop.iterationNowNs
+        let arrivedNs = withRequestMetrics { $0.loop.iterationNowNs } ?? 0
         do {
             try decoder.feed(bytes) { body in
                 handleFrame(body, arrivedNs: arrivedNs)
@@ -88,31 +88,47 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         do {
             request = try Request.parse(body)
         } catch {
-            expectAnswer(op: RequestMetrics.invalidFrame, arrivedNs: arrivedNs)
-            return take(.refusal(admitted ? error.error : Self.rateLimited, rid: error.rid), size: body.count)
+            beginAnswer(op: nil, arrivedNs: arrivedNs)
+            take(.refusal(admitted ? error.error : Self.rateLimited, rid: error.rid), size: body.count)
+            return endAnswer()
         }
-        expectAnswer(op: RequestMetrics.opIndex(of: request.op), arrivedNs: arrivedNs)
+        beginAnswer(op: request.op, arrivedNs: arrivedNs)
         // Answered in its place with its rid, and not run (§9).
         take(admitted ? .request(request) : .refusal(Self.rateLimited, rid: request.rid), size: body.count)
+        endAnswer()
     }
 
     private static let rateLimited = ProtocolError(.rateLimited, "over this connection's request rate")
 
-    /// Every frame that reaches here gets exactly one answer, in order (§2).
-    private func expectAnswer(op: @autoclosure () -> UInt8, arrivedNs: UInt64) {
-        guard broker.requestMetrics != nil else { return }
-        inFlight.append(op: op(), arrivedNs: arrivedNs)
+    /// Every frame that reaches here gets exactly one answer, in order (§2): while it or after it
+    /// is handled (`endAnswer`).
+    private func beginAnswer(op: String?, arrivedNs: UInt64) {
+        withRequestMetrics { metrics in
+            inFlight.beginHandling(op: op.map(metrics.index(of:)) ?? RequestMetrics.invalidFrame, arrivedNs: arrivedNs)
+        }
+    }
+
+    private func endAnswer() {
+        withRequestMetrics { _ in inFlight.endHandling() }
     }
 
     /// Counts the answer now written against the oldest request awaiting one.
     private func recordAnswer(_ result: ProtocolError.Code?) {
-        guard let metrics = broker.requestMetrics else { return }
-        if let request = inFlight.removeOldest(nowNs: tcp.loop.iterationNowNs) {
-            metrics.record(op: request.op, result: result, durationNs: request.durationNs)
-        } else {
-            // An answer to no request: a broken frame's, or a connection closed from our side.
-            metrics.record(op: RequestMetrics.invalidFrame, result: result, durationNs: 0)
+        withRequestMetrics { metrics in
+            if let request = inFlight.answered(nowNs: metrics.loop.iterationNowNs) {
+                metrics.record(op: request.op, result: result, durationNs: request.durationNs)
+            } else {
+                // An answer to no request: a broken frame's, or a connection closed from our side.
+                metrics.record(op: RequestMetrics.invalidFrame, result: result, durationNs: 0)
+            }
         }
+    }
+
+    /// Runs `body` with the broker's request metrics, if it keeps them; the broker holds them for
+    /// as long as it serves connections.
+    @inline(__always)
+    private func withRequestMetrics<T>(_ body: (RequestMetrics) -> T) -> T? {
+        broker.unretainedRequestMetrics?._withUnsafeGuaranteedRef(body)
     }
 
     /// What a frame asks for: a request to run, or an answer it gets without running.

@@ -54,6 +54,26 @@ struct MetricsEndpointTests {
         #expect(Int(keepalives) == requests(after, Op.keepalive, "ok"))
     }
 
+    /// Pipelined writes wait for their commit while the reads after them are answered at once,
+    /// held in order: every answer is still counted under its own request's op.
+    @Test func pipelinedAnswersAreCountedUnderTheirOwnOps() throws {
+        let alice = try Person("Alice", port: broker.port)
+        let bob = try Person("Bob", port: broker.port)
+        alice.add(bob, responder: true, dependent: false)
+        let before = try scrape()
+        let ping: (op: String, fields: JSONObject) = (Op.pingSend, ["contactId": .string(alice.id)])
+        let rids = bob.phone.sendPipelined([
+            ping, (Op.keepalive, [:]), ping, (Op.contactsRemove, ["contactId": "u_nobody"]), (Op.devicesList, [:]), ping,
+        ])
+        for rid in rids { #expect(bob.phone.response(to: rid) != nil) }
+        let after = try scrape()
+        func delta(_ op: String, _ result: String) -> Int { requests(after, op, result) - requests(before, op, result) }
+        #expect(delta(Op.pingSend, "ok") == 3)
+        #expect(delta(Op.keepalive, "ok") == 1)
+        #expect(delta(Op.contactsRemove, "not_found") == 1)
+        #expect(delta(Op.devicesList, "ok") == 1)
+    }
+
     @Test func theGaugesAreTheBrokersStateWhenScraped() throws {
         let alice = try Person("Alice", port: broker.port, devices: 2)
         let bob = try Person("Bob", port: broker.port)

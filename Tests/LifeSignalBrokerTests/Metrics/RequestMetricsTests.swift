@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalUV
 import Testing
 
 @testable import LifeSignalBroker
@@ -6,8 +7,10 @@ import Testing
 /// Requests by op and result: labels from fixed lists only, one latency per answer, written out
 /// as Prometheus text.
 @Suite struct RequestMetricsTests {
-    @Test func countsByOpAndResultAndTimesByOp() {
-        let requests = RequestMetrics()
+    @Test func countsByOpAndResultAndTimesByOp() throws {
+        let loop = try EventLoop()
+        defer { withExtendedLifetime(loop) {} }
+        let requests = RequestMetrics(loop: loop)
         let ping = RequestMetrics.opIndex(of: Op.pingSend)
         requests.record(op: ping, result: nil, durationNs: 10_000)  // ≤ 50 µs
         requests.record(op: ping, result: nil, durationNs: 3_000_000)  // ≤ 5 ms
