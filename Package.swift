@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         // The only place libuv is visible; LifeSignalUV wraps it for everyone else.
@@ -69,6 +70,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -106,10 +108,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // `lsbroker pushes --user NAME` looks names up in the store (read-only).
                 .product(name: "GRDB", package: "GRDB.swift"),
-                // `lsbroker stats` reads a running broker's operations endpoint.
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 "LifeSignalPostgres",
-                // `lsbroker users --metrics-url` asks the running broker which devices are online.
+                // `lsbroker stats` and `users --metrics-url` read a running broker's operations endpoint.
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             swiftSettings: strictSwift6

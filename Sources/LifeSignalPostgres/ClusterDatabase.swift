@@ -1,6 +1,7 @@
 import Metrics
 import Logging
 import PostgresNIO
+import LifeSignalUV
 import Synchronization
 
 /// The cluster's PostgreSQL: a pool of connections (postgres-nio's `PostgresClient`) that runs
@@ -82,23 +83,5 @@ extension PostgresClient {
     /// Runs a statement whose rows, if any, nobody needs.
     func execute(_ query: PostgresQuery, logger: Logger) async throws {
         for try await _ in try await self.query(query, logger: logger) {}
-    }
-}
-
-struct DeadlineExceeded: Error, CustomStringConvertible {
-    let timeout: Duration
-    var description: String { "no answer within \(timeout)" }
-}
-
-/// Runs `work`, or throws `DeadlineExceeded` once `timeout` has passed (and cancels it).
-func withDeadline<T: Sendable>(_ timeout: Duration, _ work: @escaping @Sendable () async throws -> T) async throws -> T {
-    try await withThrowingTaskGroup(of: T.self) { group in
-        group.addTask { try await work() }
-        group.addTask {
-            try await Task.sleep(for: timeout)
-            throw DeadlineExceeded(timeout: timeout)
-        }
-        defer { group.cancelAll() }
-        return try await group.next()!
     }
 }

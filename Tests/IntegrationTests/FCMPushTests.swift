@@ -1,6 +1,9 @@
 import Foundation
+import LifeSignalBroker
 import LifeSignalProtocol
 import Testing
+
+@testable import lsbroker
 
 /// The FCM HTTP v1 sender on the real broker (`--fcm-service-account`), against a fake FCM and
 /// token endpoint on loopback that checks every request: Alice's second device is offline with a
@@ -18,7 +21,8 @@ struct FCMPushTests {
         account = try ServiceAccountFile(tokenURI: fcm.tokenURI)
         fcm.trust(account)
         // Debug: what the broker logs at its most talkative must still hold no secret.
-        broker = try BrokerProcess(arguments: ["--fcm-service-account", account.path, "--fcm-endpoint", fcm.endpoint],
+        broker = try BrokerProcess(arguments: ["--fcm-service-account", account.path, "--fcm-endpoint", fcm.endpoint,
+                                               "--metrics-port", "0"],
                                    environment: ["LSBROKER_LOG_LEVEL": "debug"])
         alice = try Person("Alice", port: broker.port, devices: 2)
         bob = try Person("Bob", port: broker.port)
@@ -39,6 +43,15 @@ struct FCMPushTests {
         if clearingFirst { _ = bob.ok(Op.pingClear, ["contactId": .string(alice.id)]) }
         _ = bob.ok(Op.pingSend, ["contactId": .string(alice.id)])
         return try #require(alice.phone.settle().notifications.last?["id"]?.stringValue)
+    }
+
+    /// Whether `lifesignal_pushes_total{result}` reaches `count` (pushes are counted off the loop).
+    private func counted(_ result: String, _ count: Int, atLeast: Bool = false) -> Bool {
+        (try? eventually {
+            let total = Int(PrometheusSamples(parsing: try broker.operations("/metrics").body)
+                .total(MetricName.pushes, ["result": result]))
+            return atLeast ? total >= count : total == count
+        }) ?? false
     }
 
     private func sends(of notificationID: String) -> [FakeFCM.Send] {
@@ -87,6 +100,7 @@ struct FCMPushTests {
         #expect(fcm.wait { $0.sends.contains { $0.notificationID == second } })
         #expect(fcm.state.withLock { $0.tokenRequests } == 1)
         #expect(fcm.problems.isEmpty)
+        #expect(counted("sent", 2))
         expectNoSecretsLogged(["good-token"])
     }
 
@@ -120,6 +134,8 @@ struct FCMPushTests {
         Thread.sleep(forTimeInterval: 1.5)
         #expect(sends(of: notificationID).map(\.status) == [503, 200])
         #expect(fcm.problems.isEmpty)
+        #expect(counted("retried", 1))
+        #expect(counted("sent", 1))
     }
 
     @Test func tooManyRequestsIsRetried() throws {
@@ -151,6 +167,7 @@ struct FCMPushTests {
         let removal = broker.loggedText.split(separator: "\n").first { $0.contains("rejected a device's push token") }
         #expect(removal?.contains("lifesignal.device=device-1") == true)
         #expect(removal?.contains("lifesignal.user=\(alice.id)") == true)
+        #expect(counted("unregistered", 1))
         expectNoSecretsLogged(["gone-token"])
     }
 
@@ -162,6 +179,7 @@ struct FCMPushTests {
         #expect(aliceSecondDeviceHasToken(becoming: false) == false)
         #expect(sends(of: notificationID).map(\.status) == [400])
         #expect(fcm.problems.isEmpty)
+        #expect(counted("invalid", 1))
     }
 
     @Test func aTokenRegisteredAgainIsKept() throws {
@@ -197,6 +215,8 @@ struct FCMPushTests {
         let refusal = broker.loggedText.split(separator: "\n").first { $0.contains("no FCM access token") }
         #expect(refusal?.contains("warning") == true)
         #expect(refusal?.contains("token endpoint answered 401 (invalid_grant)") == true)
+        // Each try without an access token is counted as retried; `auth_failed` is for a push given up.
+        #expect(counted("retried", 1, atLeast: true))
         expectNoSecretsLogged(["good-token"])
     }
 

@@ -5,6 +5,7 @@ import LifeSignalUV
 import Logging
 import NIOCore
 import Prometheus
+import ServiceLifecycle
 
 /// The broker's HTTP endpoint for operators (`--metrics-port`): `/metrics` (Prometheus text),
 /// `/healthz` (the process answers), `/readyz` (accepting and the store answers) and
@@ -52,9 +53,11 @@ public final class OperationsServer: Sendable {
                 ready.signal()
             },
             logger: quiet)
+        // Stopped through its service group's graceful shutdown: cancelled, Hummingbird logs an error.
+        let group = ServiceGroup(configuration: .init(services: [application], logger: quiet))
         let running = Task {
             do {
-                try await application.run()
+                try await group.run()
             } catch {
                 let first = bound.withLock { state -> Bool in
                     guard state == nil else { return false }
@@ -67,17 +70,22 @@ public final class OperationsServer: Sendable {
         }
         ready.wait()
         let port = try bound.withLock { $0! }.get()
-        return OperationsServer(port: port, running: running)
+        return OperationsServer(port: port, group: group, running: running)
     }
 
-    private init(port: Int, running: Task<Void, any Error>) {
+    private let group: ServiceGroup
+
+    private init(port: Int, group: ServiceGroup, running: Task<Void, any Error>) {
         self.port = port
+        self.group = group
         self.running = running
     }
 
     /// Stops serving and waits until the socket is closed.
     public func stop() {
-        running.cancel()
-        waitFor { _ = await self.running.result }
+        waitFor {
+            await self.group.triggerGracefulShutdown()
+            _ = await self.running.result
+        }
     }
 }

@@ -1,4 +1,5 @@
 import LifeSignalPostgres
+import LifeSignalUV
 
 /// `/readyz`: whether this broker should be sent devices. Ready when it accepts connections and
 /// its store answers: a write goes through the embedded store's group commit, or a statement
@@ -25,7 +26,7 @@ extension Broker {
         let accepting = listener != nil
         let storeProblem: String?
         do {
-            try await Self.within(timeout) { [store, cluster] in
+            try await withDeadline(timeout) { [store, cluster] in
                 if let cluster {
                     try await cluster.executor.ping()
                 } else if let store {
@@ -39,22 +40,6 @@ extension Broker {
         return Readiness(accepting: accepting, storeProblem: storeProblem)
     }
 
-    private struct NoAnswer: Error, CustomStringConvertible {
-        let timeout: Duration
-        var description: String { "no answer within \(timeout)" }
-    }
-
-    private static func within(_ timeout: Duration, _ work: @escaping @Sendable () async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await work() }
-            group.addTask {
-                try await Task.sleep(for: timeout)
-                throw NoAnswer(timeout: timeout)
-            }
-            defer { group.cancelAll() }
-            try await group.next()
-        }
-    }
 }
 
 extension BrokerStore {
