@@ -72,6 +72,23 @@ static inline int ls_address_bytes(const struct sockaddr_storage *ss, unsigned c
     return UV_EAFNOSUPPORT;
 }
 
+// The inverse of ls_address_bytes with a port: ::ffff:a.b.c.d becomes an IPv4 address.
+static inline void ls_address_from_bytes(const unsigned char bytes[16], int port, struct sockaddr_storage *ss) {
+    static const unsigned char mapped[12] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff};
+    memset(ss, 0, sizeof(*ss));
+    if (memcmp(bytes, mapped, 12) == 0) {
+        struct sockaddr_in *a = (struct sockaddr_in *)ss;
+        a->sin_family = AF_INET;
+        a->sin_port = htons((unsigned short)port);
+        memcpy(&a->sin_addr, bytes + 12, 4);
+    } else {
+        struct sockaddr_in6 *a = (struct sockaddr_in6 *)ss;
+        a->sin6_family = AF_INET6;
+        a->sin6_port = htons((unsigned short)port);
+        memcpy(&a->sin6_addr, bytes, 16);
+    }
+}
+
 static inline int ls_port(const struct sockaddr_storage *ss) {
     if (ss->ss_family == AF_INET) return ntohs(((const struct sockaddr_in *)ss)->sin_port);
     if (ss->ss_family == AF_INET6) return ntohs(((const struct sockaddr_in6 *)ss)->sin6_port);

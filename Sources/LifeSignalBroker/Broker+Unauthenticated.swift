@@ -103,7 +103,7 @@ extension Broker {
         }
     }
 
-    private static let noUsersTokenHash = [UInt8](repeating: 0, count: 32)
+    private static let noUsersTokenHash = TokenHash([UInt8](repeating: 0, count: 32))
 
     private static let userUnavailable = ProtocolError(.internal, "the user could not be loaded; try again")
 

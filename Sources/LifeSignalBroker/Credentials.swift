@@ -79,13 +79,14 @@ public enum Credentials {
 
     public static func hash(token: String) -> [UInt8] { Array(SHA256.hash(data: Array(token.utf8))) }
 
-    /// Constant-time: the time taken does not depend on where the hashes first differ.
     public static func verify(token: String, against storedHash: [UInt8]) -> Bool {
-        let presented = hash(token: token)
-        guard presented.count == storedHash.count else { return false }
-        var difference: UInt8 = 0
-        for index in presented.indices { difference |= presented[index] ^ storedHash[index] }
-        return difference == 0
+        verify(token: token, against: TokenHash(storedHash))
+    }
+
+    /// Constant-time (`TokenHash.matches`); a malformed stored hash (nil) matches no token.
+    static func verify(token: String, against storedHash: TokenHash?) -> Bool {
+        guard let storedHash, let presented = TokenHash(hash(token: token)) else { return false }
+        return presented.matches(storedHash)
     }
 
     static func encode(_ bytes: [UInt8], alphabet: [UInt8]) -> String {

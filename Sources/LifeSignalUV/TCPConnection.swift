@@ -15,7 +15,6 @@ public final class TCPConnection: LoopHandleOwner {
     let rawHandle: UnsafeMutableRawPointer
     var handleState = HandleState.open
     private var closeError: UVError?
-    private var cachedRemoteAddress: String?
 
     // Write path (TCPConnection+Write.swift).
     /// Bytes accepted by write() and not yet given to the kernel or to an in-flight uv_write.
@@ -45,19 +44,18 @@ public final class TCPConnection: LoopHandleOwner {
     var tcp: UnsafeMutablePointer<uv_tcp_t> { ls_tcp(rawHandle) }
     var stream: UnsafeMutablePointer<uv_stream_t> { ls_stream(rawHandle) }
 
-    /// "127.0.0.1:54321". Read once the connection is established, so it survives the close
-    /// (where it is most often logged).
-    public var remoteAddress: String {
-        if let cachedRemoteAddress { return cachedRemoteAddress }
-        guard handleState == .open,
-              let address = try? SocketAddress.query(tcp, "uv_tcp_getpeername", uv_tcp_getpeername)
-        else { return "unknown" }
-        cachedRemoteAddress = address.description
-        return address.description
-    }
-
     /// The peer's address without its port; nil until established (or if it could not be read).
+    /// Read once the connection is established, so it survives the close (where it is most
+    /// often logged).
     public private(set) var remoteIP: IPAddress?
+    private var remotePort: UInt16 = 0
+
+    /// "127.0.0.1:54321" or "[::1]:54321", made from `remoteIP` when asked: it is only logged, so
+    /// an idle connection does not keep the text (a heap block of 62 bytes each, heaptrack).
+    public var remoteAddress: String {
+        guard let remoteIP else { return "unknown" }
+        return SocketAddress(ip: remoteIP, port: remotePort).description
+    }
 
     /// Called when the connection is established (accepted or connected).
     func didEstablish() {
@@ -65,8 +63,8 @@ public final class TCPConnection: LoopHandleOwner {
         guard handleState == .open,
               let address = try? SocketAddress.query(tcp, "uv_tcp_getpeername", uv_tcp_getpeername)
         else { return }
-        cachedRemoteAddress = address.description
         remoteIP = address.ipAddress
+        remotePort = UInt16(truncatingIfNeeded: address.port)
     }
 
     public var isClosed: Bool { handleState != .open }

@@ -11,6 +11,18 @@ import Testing
         #expect(!Credentials.verify(token: token, against: []))
     }
 
+    @Test func aHashDifferingInAnyByteDoesNotMatch() throws {
+        let token = Credentials.newToken()
+        let hash = Credentials.hash(token: token)
+        for index in hash.indices {
+            var other = hash
+            other[index] ^= 0x01
+            #expect(!Credentials.verify(token: token, against: other))
+        }
+        #expect(TokenHash(Array(hash.prefix(31))) == nil)
+        #expect(try #require(TokenHash(hash)).matches(try #require(TokenHash(hash))))
+    }
+
     @Test func secretsAreFreshEachTime() {
         let tokens = Set((0..<1_000).map { _ in Credentials.newToken() })
         #expect(tokens.count == 1_000)

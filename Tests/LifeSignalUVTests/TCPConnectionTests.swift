@@ -201,6 +201,7 @@ struct TCPConnectionTests {
         }, onConnect: { _ in })
         let remote = try #require(await eventually { serverProbe.remoteAddress.value })
         #expect(remote.hasPrefix("127.0.0.2:"))
+        #expect((Int(remote.dropFirst("127.0.0.2:".count)) ?? 0) > 0)
         #expect(await runner.shutdown() == "ok")
     }
 

@@ -30,12 +30,14 @@ extension UserSession {
         } catch {
             return connection.fail(error, rid: hello.rid)
         }
-        online[hello.deviceID] = OnlineDevice(deviceID: hello.deviceID, connection: connection)
         let key = DeviceKey(userID: userID, deviceID: hello.deviceID)
         var record = devices[hello.deviceID] ?? DeviceRecord(key: key, platform: nil, pushToken: nil, lastSeenAt: nil)
         if let platform = hello.platform { record.platform = platform }
         record.lastSeenAt = WallClock.nowMs()
         devices[hello.deviceID] = record
+        // The stored record's copy of the id, so that a device online holds its id once.
+        let deviceID = record.key.deviceID
+        online[deviceID] = OnlineDevice(deviceID: deviceID, connection: connection)
 
         // Everything up to `baseline` reaches this device through the catch-up; later events live.
         let baseline = lastSeq
@@ -51,7 +53,7 @@ extension UserSession {
                 mutation.changes += forgotten + [.upsertDevice(record)]
                 mutation.touch(self)
                 commit(mutation)
-                connection.finishAuthentication(attachedTo: self, deviceID: hello.deviceID)
+                connection.finishAuthentication(attachedTo: self, deviceID: deviceID)
                 return
             }
         }
@@ -82,7 +84,7 @@ extension UserSession {
         }
         // Only now may the requests pipelined behind the hello run: their answers come after its
         // own, and their events after its catch-up (§2, §3).
-        connection.finishAuthentication(attachedTo: self, deviceID: hello.deviceID)
+        connection.finishAuthentication(attachedTo: self, deviceID: deviceID)
     }
 
     /// The catch-up when memory holds all of it: the events after `resume` from `recentEvents`, or

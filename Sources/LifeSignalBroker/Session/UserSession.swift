@@ -26,7 +26,8 @@ actor UserSession {
     /// while both are loaded. Only a fallback: a view is made from the contact's live document
     /// while it is loaded (`view(of:)`).
     var lastKnown: [String: ContactMirror]
-    let tokenHash: [UInt8]
+    /// Nil when the stored hash is malformed: then no token matches.
+    let tokenHash: TokenHash?
     var devices: DeviceTable<DeviceRecord>
     var online = DeviceTable<OnlineDevice>()
     /// Highest seq assigned; events above the last committed one are on their way to the store.
@@ -54,7 +55,7 @@ actor UserSession {
         account = Account(user: stored.user, contacts: Dictionary(
             uniqueKeysWithValues: stored.contacts.map { ($0.record.contactID, $0.record) }))
         lastKnown = Dictionary(uniqueKeysWithValues: stored.contacts.map { ($0.record.contactID, $0.mirror) })
-        tokenHash = stored.tokenHash
+        tokenHash = TokenHash(stored.tokenHash)
         devices = DeviceTable(stored.devices)
         lastSeq = stored.lastSeq
         oldestRetainedSeq = stored.oldestRetainedSeq

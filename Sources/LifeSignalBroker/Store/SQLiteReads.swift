@@ -74,8 +74,11 @@ struct SQLiteReads {
     }
 
     func storedUser(id: String, _ db: Database) throws -> StoredUser? {
-        guard let (user, tokenHash) = try selectUser.rows(db, { $0.add(id) }, UserColumns.userAndTokenHash(from:)).first
+        guard var (user, tokenHash) = try selectUser.rows(db, { $0.add(id) }, UserColumns.userAndTokenHash(from:)).first
         else { return nil }
+        // The same text as the column, held once: the broker keys the loaded user by `id`, so the
+        // session's copy of the string would be a second heap block per online user.
+        user.id = id
         let devices = try selectDevices.rows(db, { $0.add(id) }) { row in
             DeviceRecord(key: DeviceKey(userID: id, deviceID: row.string(0)), platform: row.optionalString(1),
                          pushToken: row.optionalString(2), lastSeenAt: row.optionalInt64(3))
