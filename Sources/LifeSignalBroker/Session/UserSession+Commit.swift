@@ -71,6 +71,6 @@ extension UserSession {
         isStale = true
         let tokens = devices.values.compactMap(\.pushToken)
         broker.assumeIsolated { $0.forgetPushTokens(tokens, of: userID) }
-        for device in online.values { device.connection.close() }
+        for device in online { device.connection.close() }
     }
 }
