@@ -8,10 +8,11 @@ struct BrokerGauges: Sendable {
     private let storeBacklog: Gauge
     private let deadlinesPending: Gauge
     private let storeRetriesPending: Gauge
-    private let postgresLeasesInUse: Gauge
-    private let postgresPoolSize: Gauge
+    /// A cluster's pool; nil on the embedded store, which then exports no PostgreSQL series.
+    private let postgresLeasesInUse: Gauge?
+    private let postgresPoolSize: Gauge?
 
-    init(factory: any MetricsFactory = MetricsSystem.factory) {
+    init(clustered: Bool, factory: any MetricsFactory = MetricsSystem.factory) {
         connections = ["awaiting_hello", "authenticating", "active", "closing"].map {
             ($0, Gauge(label: MetricName.connections, dimensions: [("phase", $0)], factory: factory))
         }
@@ -20,8 +21,8 @@ struct BrokerGauges: Sendable {
         storeBacklog = Gauge(label: MetricName.storeBacklog, factory: factory)
         deadlinesPending = Gauge(label: MetricName.deadlinesPending, factory: factory)
         storeRetriesPending = Gauge(label: MetricName.storeRetriesPending, factory: factory)
-        postgresLeasesInUse = Gauge(label: MetricName.postgresLeasesInUse, factory: factory)
-        postgresPoolSize = Gauge(label: MetricName.postgresPoolSize, factory: factory)
+        postgresLeasesInUse = clustered ? Gauge(label: MetricName.postgresLeasesInUse, factory: factory) : nil
+        postgresPoolSize = clustered ? Gauge(label: MetricName.postgresPoolSize, factory: factory) : nil
     }
 
     func record(_ snapshot: BrokerSnapshot) {
@@ -33,7 +34,7 @@ struct BrokerGauges: Sendable {
         storeBacklog.record(snapshot.storeBacklog)
         deadlinesPending.record(snapshot.deadlinesPending)
         storeRetriesPending.record(snapshot.storeRetriesPending)
-        if let leases = snapshot.postgresLeasesInUse { postgresLeasesInUse.record(leases) }
-        if let size = snapshot.postgresPoolSize { postgresPoolSize.record(size) }
+        if let leases = snapshot.postgresLeasesInUse { postgresLeasesInUse?.record(leases) }
+        if let size = snapshot.postgresPoolSize { postgresPoolSize?.record(size) }
     }
 }

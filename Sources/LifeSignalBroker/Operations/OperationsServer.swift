@@ -19,7 +19,7 @@ public final class OperationsServer: Sendable {
     public static func start(host: String, port: Int, broker: Broker, registry: PrometheusCollectorRegistry,
                              logger: Logger) throws -> OperationsServer {
         let router = Router()
-        let gauges = BrokerGauges()
+        let gauges = BrokerGauges(clustered: broker.cluster != nil)
         router.get("metrics") { _, _ -> Response in
             let snapshot = await broker.snapshot()
             gauges.record(snapshot)

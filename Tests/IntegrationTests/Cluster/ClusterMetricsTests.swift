@@ -31,5 +31,10 @@ struct ClusterMetricsTests {
         })
         let ready = try cluster.brokers[0].operations("/readyz")
         #expect(ready.status == 200, "\(ready.body)")
+
+        let url = "http://127.0.0.1:\(try #require(cluster.brokers[1].metricsPort))"
+        let (status, output) = try runCommand(Binaries.broker, ["stats", "--metrics-url", url])
+        #expect(status == 0, "\(output)")
+        #expect(output.split(separator: "\n").contains { $0.hasPrefix("postgresql     leases ") }, "\(output)")
     }
 }

@@ -95,6 +95,8 @@ struct MetricsEndpointTests {
         #expect(samples.total(MetricName.eventsWritten) >= 3)
         #expect(samples.total(MetricName.commitBatchSize + "_count") >= 1)
         #expect(samples.total(MetricName.storeBacklog) == 0)
+        #expect(samples.matching(MetricName.postgresPoolSize).isEmpty)
+        #expect(samples.matching(MetricName.postgresLeasesInUse).isEmpty)
 
         #expect(alice.devices[1].request(Op.bye)?.okFields != nil)
         #expect(try eventually { try scrape().total(MetricName.devicesOnline) == 2 })

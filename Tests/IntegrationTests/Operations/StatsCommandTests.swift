@@ -19,6 +19,8 @@ struct StatsCommandTests {
         #expect(lines.first?.hasPrefix("connections    active 2") == true, "\(output)")
         #expect(lines.contains { $0.hasPrefix("  ping.send") && $0.contains(" 4 · p50 ") }, "\(output)")
         #expect(lines.contains { $0.hasPrefix("written        events") }, "\(output)")
+        // The embedded store has no pool: no PostgreSQL line (a cluster's is in ClusterMetricsTests).
+        #expect(!lines.contains { $0.hasPrefix("postgresql") }, "\(output)")
 
         let raw = try runCommand(Binaries.broker, ["stats", "--raw"], environment: ["LSBROKER_METRICS_URL": url])
         #expect(raw.output.contains(#"lifesignal_requests_total{op="ping.send",result="ok"} 4"#), "\(raw.output)")
