@@ -115,6 +115,24 @@ import Testing
         store.close()
     }
 
+    /// A load's event bounds are the user's own oldest and newest kept seq, whatever the others have.
+    @Test func aLoadReadsTheUsersOwnEventBounds() async throws {
+        let store = try openStore()
+        let alice = user("Alice"), bob = user("Bob"), carol = user("Carol")
+        var changes: [StoreChange] = [alice, bob, carol].map { .createUser($0, tokenHash: [0]) }
+        changes += (1...40).map { .appendEvent(userID: alice.id, seq: $0, body: [1]) }
+        changes += (1...90).map { .appendEvent(userID: bob.id, seq: $0, body: [2]) }
+        changes.append(.pruneEvents(userID: alice.id, throughSeq: 25))
+        _ = try await write(store, changes).get()
+        let loadedAlice = try #require(try await load(store, alice.id))
+        #expect(loadedAlice.lastSeq == 40 && loadedAlice.oldestRetainedSeq == 26)
+        let loadedBob = try #require(try await load(store, bob.id))
+        #expect(loadedBob.lastSeq == 90 && loadedBob.oldestRetainedSeq == 1)
+        let loadedCarol = try #require(try await load(store, carol.id))
+        #expect(loadedCarol.lastSeq == 0 && loadedCarol.oldestRetainedSeq == 1)
+        store.close()
+    }
+
     @Test func manyConcurrentWritesAllCommitAndCompleteInOrder() async throws {
         let store = try openStore()
         let alice = user("Alice")

@@ -27,7 +27,12 @@ struct SQLiteReads {
         selectDevices = try DirectStatement(db, sql: """
             SELECT device_id, platform, push_token, last_seen_at FROM devices WHERE user_id = ?
             """)
-        selectEventBounds = try DirectStatement(db, sql: "SELECT min(seq), max(seq) FROM events WHERE user_id = ?")
+        // Two subqueries, not `SELECT min(seq), max(seq) …`: SQLite answers a lone min() or max()
+        // with one seek, but both in one SELECT by scanning every event the user has (up to
+        // --event-retention rows with their bodies, on every cold load).
+        selectEventBounds = try DirectStatement(db, sql: """
+            SELECT (SELECT min(seq) FROM events WHERE user_id = ?1), (SELECT max(seq) FROM events WHERE user_id = ?1)
+            """)
         selectLedger = try DirectStatement(db, sql: "SELECT id, is_read FROM notifications WHERE user_id = ? ORDER BY position")
         selectContacts = try DirectStatement(db, sql: """
             SELECT c.contact_id, c.is_responder, c.is_dependent, c.added_at, c.incoming_ping_id, c.incoming_ping_at,
