@@ -10,13 +10,14 @@ public struct FrameDecoder: Sendable {
 
     /// Bytes of a length prefix received so far, and how many (0…4).
     private var header: UInt32 = 0
+    /// Beside `header`, where it takes no room of its own (a decoder per connection).
+    private var stopped = false
     private var headerCount = 0
     /// Body of the incomplete frame; allocated only once `header` is complete and checked.
     private var body: [UInt8] = []
     /// Checked length of the incomplete frame; 0 until its prefix is complete and checked.
     private var bodyLength = 0
     private var failure: ProtocolError?
-    private var stopped = false
 
     public init(maxFrameBytes: Int = 65_536) {
         precondition(maxFrameBytes >= 2, "a frame body holds at least 2 bytes")

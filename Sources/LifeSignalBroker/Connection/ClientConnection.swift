@@ -30,6 +30,8 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     let openedAtMs: UInt64
     private(set) var lastHeardMs: UInt64
     private(set) var phase: Phase = .awaitingHello
+    /// Reading stopped while held frames drain (`take`); beside `phase`, where it takes no room.
+    private var isReadingPaused = false
     /// The device this connection was attached to, if it ever was: kept past `.closing`, so the
     /// device is detached however the connection ends.
     private(set) var attachment: Attachment?
@@ -181,7 +183,6 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     private var holds = 0
     private var held = Deque<(incoming: Incoming, size: Int)>()
     private var heldBytes = 0
-    private var isReadingPaused = false
 
     /// Holds this connection's next requests until the matching `releaseRequests()`: a request
     /// whose preparation is under way must run before the ones after it (§2).

@@ -28,6 +28,8 @@ actor UserSession {
     var lastKnown: [String: ContactMirror]
     /// Nil when the stored hash is malformed: then no token matches.
     let tokenHash: TokenHash?
+    /// Set when a commit failed: memory may be ahead of the store, so the session is reloaded.
+    var isStale = false
     var devices: DeviceTable<DeviceRecord>
     var online = DeviceTable<OnlineDevice>()
     /// Highest seq assigned; events above the last committed one are on their way to the store.
@@ -35,8 +37,6 @@ actor UserSession {
     var oldestRetainedSeq: Int64
     /// Commits in flight that touch this user; the session stays loaded until they finish.
     var pendingCommits = 0
-    /// Set when a commit failed: memory may be ahead of the store, so the session is reloaded.
-    var isStale = false
     /// Requests being prepared that need this session loaded when their rules run.
     var pins = 0
     var notifications: NotificationWindow
