@@ -13,7 +13,6 @@ public final class TCPConnection: LoopHandleOwner {
     public var delegate: TCPConnectionDelegate?
 
     let rawHandle: UnsafeMutableRawPointer
-    var handleState = HandleState.open
     private var closeError: UVError?
 
     // Write path (TCPConnection+Write.swift).
@@ -49,6 +48,8 @@ public final class TCPConnection: LoopHandleOwner {
     /// often logged).
     public private(set) var remoteIP: IPAddress?
     private var remotePort: UInt16 = 0
+    /// Beside `remotePort`, in the padding after `remoteIP` (a connection per device).
+    var handleState = HandleState.open
 
     /// "127.0.0.1:54321" or "[::1]:54321", made from `remoteIP` when asked: it is only logged, so
     /// an idle connection does not keep the text (a heap block of 62 bytes each, heaptrack).

@@ -36,9 +36,9 @@ actor UserSession {
     var lastSeq: Int64
     var oldestRetainedSeq: Int64
     /// Commits in flight that touch this user; the session stays loaded until they finish.
-    var pendingCommits = 0
+    var pendingCommits: Int32 = 0
     /// Requests being prepared that need this session loaded when their rules run.
-    var pins = 0
+    var pins: Int32 = 0
     var notifications: NotificationWindow
     /// Notifications older than the window that a request has read from the store since: their
     /// state here is the current one (nil: deleted), whatever an earlier read still in flight says.
