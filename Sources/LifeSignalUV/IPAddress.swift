@@ -17,5 +17,13 @@ public struct IPAddress: Hashable, Sendable {
         low = bytes[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
     }
 
+    /// The 16 bytes of the IPv6 form, network order: the inverse of `init(bytes:)`.
+    var bytes: [UInt8] {
+        (0..<16).map { index in
+            let word = index < 8 ? high : low
+            return UInt8(truncatingIfNeeded: word >> UInt64(56 - 8 * (index % 8)))
+        }
+    }
+
     public var isIPv4: Bool { high == 0 && low >> 32 == 0xffff }
 }

@@ -15,12 +15,7 @@ struct SocketAddress {
 
     /// `ip` and `port`; an IPv4-mapped address as IPv4.
     init(ip: IPAddress, port: UInt16) {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in 0..<8 {
-            bytes[index] = UInt8(truncatingIfNeeded: ip.high >> UInt64(56 - 8 * index))
-            bytes[8 + index] = UInt8(truncatingIfNeeded: ip.low >> UInt64(56 - 8 * index))
-        }
-        ls_address_from_bytes(bytes, Int32(port), &storage)
+        ls_address_from_bytes(ip.bytes, Int32(port), &storage)
     }
 
     var family: Int32 { Int32(storage.ss_family) }

@@ -5,6 +5,16 @@ import Testing
 /// of sockets held, and closing a connection with a last frame while freeing its descriptor now.
 @Suite("Connection limit support")
 struct ConnectionLimitSupportTests {
+    @Test("an address's bytes are the ones it was made of, and format as IPv4 when mapped")
+    func addressBytesRoundTrip() {
+        let v6: [UInt8] = [0x20, 0x01, 0x0d, 0xb8, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]
+        #expect(IPAddress(bytes: v6).bytes == v6)
+        let mapped: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff, 127, 0, 0, 9]
+        #expect(IPAddress(bytes: mapped).bytes == mapped)
+        #expect(SocketAddress(ip: IPAddress(bytes: mapped), port: 7420).description == "127.0.0.9:7420")
+        #expect(SocketAddress(ip: IPAddress(bytes: v6), port: 1).description == "[2001:db8:102:304:506:708:90a:b0c]:1")
+    }
+
     @Test("an accepted connection knows its peer's IPv4 address, in its IPv6-mapped form")
     func remoteIPv4() async throws {
         let runner = try LoopRunner()
