@@ -1,5 +1,5 @@
 /// The active alert inside `User.alert` (PROTOCOL.md §4): `{id, startedAt, message|null}`.
-public struct AlertInfo: Sendable, Equatable {
+public struct AlertInfo: Sendable, Equatable, JSONFields {
     public var id: String
     public var startedAt: Int64
     public var message: String?
@@ -10,12 +10,10 @@ public struct AlertInfo: Sendable, Equatable {
         self.message = message
     }
 
-    public var json: JSONValue {
-        .object(JSONObject(uniquePairs: [
-            ("id", .string(id)),
-            ("startedAt", .int(startedAt)),
-            ("message", message.map(JSONValue.string) ?? .null),
-        ]))
+    public func writeFields<Writer: JSONFieldWriter>(to writer: inout Writer) {
+        writer.field("id", id)
+        writer.field("startedAt", startedAt)
+        writer.field("message", message)
     }
 
     public init(json: JSONValue) throws(ProtocolError) {

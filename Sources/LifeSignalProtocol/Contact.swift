@@ -2,7 +2,7 @@
 ///
 /// The check-in and alert fields mirror the other user's and are filled only where the other user
 /// is my dependent; the broker leaves them null/false otherwise.
-public struct Contact: Sendable, Equatable {
+public struct Contact: Sendable, Equatable, JSONFields {
     public var id: String
     public var name: String
     /// The other user watches over me.
@@ -53,22 +53,20 @@ public struct Contact: Sendable, Equatable {
     public var role: ContactRole { ContactRole(isResponder: isResponder, isDependent: isDependent) }
 
     /// Every field of §4 in its order, nulls written out.
-    public var json: JSONValue {
-        .object(JSONObject(uniquePairs: [
-            ("id", .string(id)),
-            ("name", .string(name)),
-            ("isResponder", .bool(isResponder)),
-            ("isDependent", .bool(isDependent)),
-            ("role", .string(role.rawValue)),
-            ("addedAt", .int(addedAt)),
-            ("incomingPingAt", incomingPingAt.map(JSONValue.int) ?? .null),
-            ("outgoingPingAt", outgoingPingAt.map(JSONValue.int) ?? .null),
-            ("lastCheckInAt", lastCheckInAt.map(JSONValue.int) ?? .null),
-            ("checkInDeadline", checkInDeadline.map(JSONValue.int) ?? .null),
-            ("isNonResponsive", .bool(isNonResponsive)),
-            ("hasActiveAlert", .bool(hasActiveAlert)),
-            ("alert", alert?.json ?? .null),
-        ]))
+    public func writeFields<Writer: JSONFieldWriter>(to writer: inout Writer) {
+        writer.field("id", id)
+        writer.field("name", name)
+        writer.field("isResponder", isResponder)
+        writer.field("isDependent", isDependent)
+        writer.field("role", role.rawValue)
+        writer.field("addedAt", addedAt)
+        writer.field("incomingPingAt", incomingPingAt)
+        writer.field("outgoingPingAt", outgoingPingAt)
+        writer.field("lastCheckInAt", lastCheckInAt)
+        writer.field("checkInDeadline", checkInDeadline)
+        writer.field("isNonResponsive", isNonResponsive)
+        writer.field("hasActiveAlert", hasActiveAlert)
+        writer.field("alert", alert)
     }
 
     /// `role` and `hasActiveAlert` are not read back: they are derived. Nullable fields may also be

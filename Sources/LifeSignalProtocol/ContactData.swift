@@ -1,6 +1,6 @@
 /// `Notification.contactData` (PROTOCOL.md §4): who the notification is about, and what happened.
 /// `role` is the other user's role in the recipient's view after the change.
-public struct ContactData: Sendable, Equatable {
+public struct ContactData: Sendable, Equatable, JSONFields {
     public var id: String
     public var name: String
     public var role: ContactRole
@@ -13,13 +13,11 @@ public struct ContactData: Sendable, Equatable {
         self.action = action
     }
 
-    public var json: JSONValue {
-        .object(JSONObject(uniquePairs: [
-            ("id", .string(id)),
-            ("name", .string(name)),
-            ("role", .string(role.rawValue)),
-            ("action", .string(action.rawValue)),
-        ]))
+    public func writeFields<Writer: JSONFieldWriter>(to writer: inout Writer) {
+        writer.field("id", id)
+        writer.field("name", name)
+        writer.field("role", role.rawValue)
+        writer.field("action", action.rawValue)
     }
 
     public init(json: JSONValue) throws(ProtocolError) {

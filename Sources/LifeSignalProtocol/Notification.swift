@@ -2,7 +2,7 @@
 ///
 /// Modules that also import Foundation see two `Notification` types; they write
 /// `LifeSignalProtocol.Notification` or declare `typealias Notification = LifeSignalProtocol.Notification`.
-public struct Notification: Sendable, Equatable {
+public struct Notification: Sendable, Equatable, JSONFields {
     public var id: String
     public var type: NotificationType
     public var title: String
@@ -43,20 +43,18 @@ public struct Notification: Sendable, Equatable {
     }
 
     /// Every field of §4 in its order, nulls written out.
-    public var json: JSONValue {
-        .object(JSONObject(uniquePairs: [
-            ("id", .string(id)),
-            ("type", .string(type.rawValue)),
-            ("title", .string(title)),
-            ("message", .string(message)),
-            ("timestamp", .int(timestamp)),
-            ("isRead", .bool(isRead)),
-            ("relatedContactID", relatedContactID.map(JSONValue.string) ?? .null),
-            ("relatedAlertID", relatedAlertID.map(JSONValue.string) ?? .null),
-            ("relatedPingID", relatedPingID.map(JSONValue.string) ?? .null),
-            ("contactData", contactData?.json ?? .null),
-            ("alertData", alertData?.json ?? .null),
-        ]))
+    public func writeFields<Writer: JSONFieldWriter>(to writer: inout Writer) {
+        writer.field("id", id)
+        writer.field("type", type.rawValue)
+        writer.field("title", title)
+        writer.field("message", message)
+        writer.field("timestamp", timestamp)
+        writer.field("isRead", isRead)
+        writer.field("relatedContactID", relatedContactID)
+        writer.field("relatedAlertID", relatedAlertID)
+        writer.field("relatedPingID", relatedPingID)
+        writer.field("contactData", contactData)
+        writer.field("alertData", alertData)
     }
 
     /// Nullable fields may also be absent.

@@ -1,5 +1,5 @@
 /// `User.preferences` (PROTOCOL.md §4, §7): whether to push, and which notification types not to push.
-public struct Preferences: Sendable, Equatable {
+public struct Preferences: Sendable, Equatable, JSONFields {
     public var push: Bool
     public var mutedTypes: [NotificationType]
 
@@ -14,11 +14,9 @@ public struct Preferences: Sendable, Equatable {
         push && !mutedTypes.contains(type)
     }
 
-    public var json: JSONValue {
-        .object(JSONObject(uniquePairs: [
-            ("push", .bool(push)),
-            ("mutedTypes", .array(mutedTypes.map { .string($0.rawValue) })),
-        ]))
+    public func writeFields<Writer: JSONFieldWriter>(to writer: inout Writer) {
+        writer.field("push", push)
+        writer.field("mutedTypes", strings: mutedTypes.map(\.rawValue))
     }
 
     public init(json: JSONValue) throws(ProtocolError) {

@@ -1,5 +1,5 @@
 /// A user as its owner sees it (PROTOCOL.md §4). Only the owner ever sees `qrCode`.
-public struct User: Sendable, Equatable {
+public struct User: Sendable, Equatable, JSONFields {
     public static let defaultCheckInIntervalSec: Int64 = 86_400
 
     public var id: String
@@ -42,20 +42,18 @@ public struct User: Sendable, Equatable {
     }
 
     /// Every field of §4 in its order, nulls written out.
-    public var json: JSONValue {
-        .object(JSONObject(uniquePairs: [
-            ("id", .string(id)),
-            ("name", .string(name)),
-            ("phone", phone.map(JSONValue.string) ?? .null),
-            ("qrCode", .string(qrCode)),
-            ("checkInIntervalSec", .int(checkInIntervalSec)),
-            ("lastCheckInAt", lastCheckInAt.map(JSONValue.int) ?? .null),
-            ("checkInDeadline", checkInDeadline.map(JSONValue.int) ?? .null),
-            ("isNonResponsive", .bool(isNonResponsive)),
-            ("alert", alert?.json ?? .null),
-            ("preferences", preferences.json),
-            ("createdAt", .int(createdAt)),
-        ]))
+    public func writeFields<Writer: JSONFieldWriter>(to writer: inout Writer) {
+        writer.field("id", id)
+        writer.field("name", name)
+        writer.field("phone", phone)
+        writer.field("qrCode", qrCode)
+        writer.field("checkInIntervalSec", checkInIntervalSec)
+        writer.field("lastCheckInAt", lastCheckInAt)
+        writer.field("checkInDeadline", checkInDeadline)
+        writer.field("isNonResponsive", isNonResponsive)
+        writer.field("alert", alert)
+        writer.field("preferences", preferences)
+        writer.field("createdAt", createdAt)
     }
 
     /// Nullable fields may also be absent.

@@ -51,13 +51,13 @@ struct OutboundTests {
     }
 
     @Test func event() throws {
-        let data: JSONValue = ["contactId": "u_2"]
+        let data: EventData = ["contactId": "u_2"]
         let body = Outbound.eventBody(seq: 42, name: EventName.contactRemoved, data: data)
         #expect(String(decoding: body, as: UTF8.self)
             == #"{"op":"event","seq":42,"event":"contact.removed","data":{"contactId":"u_2"}}"#)
         #expect(Outbound.event(seq: 42, name: EventName.contactRemoved, data: data) == FrameEncoder.frame(body: body))
         #expect(try Self.message(FrameEncoder.frame(body: body))
-            == .event(seq: 42, name: "contact.removed", data: data))
+            == .event(seq: 42, name: "contact.removed", data: data.json))
     }
 
     @Test func snapshot() throws {

@@ -135,7 +135,7 @@ public struct ClusterExecutor: Sendable {
     {
         var written = Written(lastSeqs: Array(repeating: [:], count: steps.count))
         var additions = ClusterRows.Additions()
-        var pending: [String: [(step: Int, name: String, data: JSONValue)]] = [:]
+        var pending: [String: [(step: Int, name: String, data: EventData)]] = [:]
         var preferences: [Preferences] = []  // each notification's user's, as that step left them
         for (index, step) in steps.enumerated() {
             for effect in step.effects {
@@ -152,7 +152,7 @@ public struct ClusterExecutor: Sendable {
                     additions.notifications.append((userID, notification))
                     preferences.append(step.accounts[userID]?.user.preferences ?? Preferences())
                     pending[userID, default: []].append(
-                        (index, EventName.notificationAdded, ["notification": notification.json]))
+                        (index, EventName.notificationAdded, .notification(notification)))
                 }
             }
         }

@@ -11,7 +11,7 @@ enum NotificationRules {
         guard !notification.isRead else { return [:] }
         notification.isRead = true
         step.record(.setNotificationRead(id: notification.id), telling: userID, EventName.notificationUpdated,
-                    ["notification": notification.json])
+                    .notification(notification))
         return [:]
     }
 

@@ -5,6 +5,6 @@ import LifeSignalProtocol
 /// and pushes each `notification`.
 public enum RuleEffect: Sendable {
     case store(StoreChange)
-    case event(userID: String, name: String, data: JSONValue)
+    case event(userID: String, name: String, data: EventData)
     case notification(userID: String, Notification)
 }

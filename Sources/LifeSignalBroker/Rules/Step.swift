@@ -42,14 +42,14 @@ public struct Step: Sendable {
         guard let before = accounts[updated.id]?.user else { return }
         accounts[updated.id]?.user = updated
         effects.append(.store(.updateUser(updated)))
-        effects.append(.event(userID: updated.id, name: EventName.userUpdated, data: ["user": updated.json]))
+        effects.append(.event(userID: updated.id, name: EventName.userUpdated, data: .user(updated)))
         let (was, now) = (ContactMirror(of: before), ContactMirror(of: updated))
         guard was != now, let contactIDs = accounts[updated.id]?.contacts.keys.sorted() else { return }
         for contactID in contactIDs {
             guard let record = accounts[contactID]?.contacts[updated.id] else { continue }
             let shown = record.view(showing: now)
             if shown != record.view(showing: was) {
-                effects.append(.event(userID: contactID, name: EventName.contactUpdated, data: ["contact": shown.json]))
+                effects.append(.event(userID: contactID, name: EventName.contactUpdated, data: .contact(shown)))
             }
         }
     }
@@ -59,7 +59,7 @@ public struct Step: Sendable {
         accounts[record.userID]?.contacts[record.contactID] = record
         effects.append(.store(.upsertContact(record)))
         if let shown = view(of: record.contactID, for: record.userID) {
-            effects.append(.event(userID: record.userID, name: EventName.contactUpdated, data: ["contact": shown.json]))
+            effects.append(.event(userID: record.userID, name: EventName.contactUpdated, data: .contact(shown)))
         }
     }
 
@@ -78,7 +78,7 @@ public struct Step: Sendable {
 
     /// A change to what the user has beyond their account (their notifications), stored with the
     /// event that tells their devices.
-    mutating func record(_ change: StoreChange, telling userID: String, _ name: String, _ data: JSONValue) {
+    mutating func record(_ change: StoreChange, telling userID: String, _ name: String, _ data: EventData) {
         effects.append(.store(change))
         effects.append(.event(userID: userID, name: name, data: data))
     }

@@ -76,7 +76,7 @@ extension UserSession {
         notifications.add(notification)
         mutation.changes.append(.insertNotification(userID: userID, notification))
         pruneNotificationHistoryIfDue(into: &mutation)
-        emit(EventName.notificationAdded, ["notification": notification.json], into: &mutation)
+        emit(EventName.notificationAdded, .notification(notification), into: &mutation)
         queuePushes(of: notification, into: &mutation)
     }
 

@@ -50,7 +50,7 @@ extension UserSession {
             session.notifications.markRead(id: updated.id, wasUnread: true)
             session.rememberOlder(updated)
             mutation.changes.append(.setNotificationRead(id: updated.id))
-            session.emit(EventName.notificationUpdated, ["notification": updated.json], into: &mutation)
+            session.emit(EventName.notificationUpdated, .notification(updated), into: &mutation)
             return [:]
         }
     }

@@ -80,7 +80,7 @@ actor UserSession {
     }
 
     /// Assigns the next seq, logs the event durably in `mutation`, and queues its delivery.
-    func emit(_ name: String, _ data: JSONValue, into mutation: inout Mutation) {
+    func emit(_ name: String, _ data: EventData, into mutation: inout Mutation) {
         lastSeq += 1
         // Encoded once: devices get the frame, the store keeps the body inside it.
         let frame = Outbound.event(seq: lastSeq, name: name, data: data)

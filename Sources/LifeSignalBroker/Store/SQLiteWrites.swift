@@ -107,8 +107,8 @@ struct SQLiteWrites {
                 row.add(notification.relatedContactID)
                 row.add(notification.relatedAlertID)
                 row.add(notification.relatedPingID)
-                row.add(notification.contactData.map { String(decoding: $0.json.serialized(), as: UTF8.self) })
-                row.add(notification.alertData.map { String(decoding: $0.json.serialized(), as: UTF8.self) })
+                row.add(notification.contactData.map { String(decoding: $0.serialized(), as: UTF8.self) })
+                row.add(notification.alertData.map { String(decoding: $0.serialized(), as: UTF8.self) })
             }
         case .pruneNotifications(let userID, let keepNewest):
             try notificationPruning.keepNewest(keepNewest, of: userID, db)

@@ -44,7 +44,7 @@ extension Step {
     /// The contact documents sent to `userID` in `contact.updated`, in order.
     func contactUpdates(of userID: String) -> [Contact] {
         effects.compactMap {
-            guard case .event(userID, EventName.contactUpdated, let data) = $0, let json = data.objectValue?["contact"]
+            guard case .event(userID, EventName.contactUpdated, let data) = $0, let json = data.json.objectValue?["contact"]
             else { return nil }
             return try? Contact(json: json)
         }

@@ -1,0 +1,103 @@
+/// A document that names its fields once, in PROTOCOL.md §4's order, for both ways out: a
+/// `JSONValue` tree (`json`) and bytes appended straight to a frame (`write(into:)`), with no
+/// tree in between. The broker writes every ping's, check-in's and notification's events so.
+public protocol JSONFields {
+    func writeFields<Writer: JSONFieldWriter>(to writer: inout Writer)
+}
+
+/// Takes a document's fields in order. A nil optional is written as `null`. Keys are the
+/// documents' own literals, plain ASCII that needs no escaping, copied as they are.
+public protocol JSONFieldWriter {
+    mutating func field(_ key: StaticString, _ value: String?)
+    mutating func field(_ key: StaticString, _ value: Int64?)
+    mutating func field(_ key: StaticString, _ value: Bool)
+    mutating func field(_ key: StaticString, strings: [String])
+    mutating func field<Document: JSONFields>(_ key: StaticString, _ value: Document?)
+}
+
+extension JSONFields {
+    public var json: JSONValue {
+        var tree = JSONTreeWriter()
+        writeFields(to: &tree)
+        return .object(JSONObject(uniquePairs: tree.pairs))
+    }
+
+    /// Compact JSON, byte for byte what `json.serialized()` gives.
+    public func serialized() -> [UInt8] {
+        var buffer: [UInt8] = []
+        write(into: &buffer)
+        return buffer
+    }
+
+    /// Appends the document as compact JSON, byte for byte what `json.write(into:)` appends.
+    public func write(into buffer: inout [UInt8]) {
+        var bytes = JSONByteWriter()
+        swap(&bytes.buffer, &buffer)
+        bytes.buffer.append(Byte.openBrace)
+        writeFields(to: &bytes)
+        bytes.buffer.append(Byte.closeBrace)
+        swap(&bytes.buffer, &buffer)
+    }
+}
+
+/// Collects the fields as the pairs of a `JSONObject`.
+struct JSONTreeWriter: JSONFieldWriter {
+    var pairs: [JSONObject.Element] = []
+
+    init() { pairs.reserveCapacity(16) }
+
+    mutating func field(_ key: StaticString, _ value: String?) { add(key, value.map(JSONValue.string) ?? .null) }
+    mutating func field(_ key: StaticString, _ value: Int64?) { add(key, value.map(JSONValue.int) ?? .null) }
+    mutating func field(_ key: StaticString, _ value: Bool) { add(key, .bool(value)) }
+    mutating func field(_ key: StaticString, strings: [String]) { add(key, .array(strings.map(JSONValue.string))) }
+    mutating func field<Document: JSONFields>(_ key: StaticString, _ value: Document?) { add(key, value?.json ?? .null) }
+
+    private mutating func add(_ key: StaticString, _ value: JSONValue) { pairs.append((key.description, value)) }
+}
+
+/// Appends the fields as compact JSON to `buffer`, commas between them.
+struct JSONByteWriter: JSONFieldWriter {
+    var buffer: [UInt8] = []
+    private var first = true
+
+    private mutating func key(_ key: StaticString) {
+        if !first { buffer.append(Byte.comma) }
+        first = false
+        buffer.append(Byte.quote)
+        buffer.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        buffer.append(Byte.quote)
+        buffer.append(Byte.colon)
+    }
+
+    private mutating func null() { buffer.append(contentsOf: "null".utf8) }
+
+    mutating func field(_ key: StaticString, _ value: String?) {
+        self.key(key)
+        if let value { JSONValue.writeString(value, into: &buffer) } else { null() }
+    }
+
+    mutating func field(_ key: StaticString, _ value: Int64?) {
+        self.key(key)
+        if let value { JSONValue.writeInt(value, into: &buffer) } else { null() }
+    }
+
+    mutating func field(_ key: StaticString, _ value: Bool) {
+        self.key(key)
+        buffer.append(contentsOf: value ? "true".utf8 : "false".utf8)
+    }
+
+    mutating func field(_ key: StaticString, strings: [String]) {
+        self.key(key)
+        buffer.append(Byte.openBracket)
+        for (offset, string) in strings.enumerated() {
+            if offset > 0 { buffer.append(Byte.comma) }
+            JSONValue.writeString(string, into: &buffer)
+        }
+        buffer.append(Byte.closeBracket)
+    }
+
+    mutating func field<Document: JSONFields>(_ key: StaticString, _ value: Document?) {
+        self.key(key)
+        if let value { value.write(into: &buffer) } else { null() }
+    }
+}
