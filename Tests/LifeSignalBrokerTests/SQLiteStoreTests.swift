@@ -262,6 +262,83 @@ import Testing
         store.close()
     }
 
+    /// Both sides of a relationship are one row (v7): each side loads its own view of it, the
+    /// second side's upsert finds the row the first wrote, and a deletion by either side ends it.
+    @Test func bothSidesOfARelationshipAreOneRow() async throws {
+        let store = try openStore()
+        let (alice, bob) = (user("Alice"), user("Bob"))
+        let ping = PendingPing(id: "p_1", sentAt: 7)
+        let bobsSide = ContactRecord(userID: bob.id, contactID: alice.id, isResponder: false, isDependent: true,
+                                     addedAt: 1, outgoingPing: ping)
+        let alicesSide = ContactRecord(userID: alice.id, contactID: bob.id, isResponder: true, isDependent: false,
+                                       addedAt: 1, incomingPing: ping)
+        _ = try await write(store, [.createUser(alice, tokenHash: [0]), .createUser(bob, tokenHash: [0]),
+                                    .upsertContact(bobsSide), .upsertContact(alicesSide)]).get()
+        #expect(try await load(store, bob.id)?.contacts.map(\.record) == [bobsSide])
+        #expect(try await load(store, alice.id)?.contacts.map(\.record) == [alicesSide])
+        let rows = try await store.pool.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM relationships") }
+        #expect(rows == 1)
+        _ = try await write(store, [.deleteContact(userID: alice.id, contactID: bob.id)]).get()
+        #expect(try await load(store, bob.id)?.contacts.isEmpty == true)
+        #expect(try await load(store, alice.id)?.contacts.isEmpty == true)
+        store.close()
+    }
+
+    /// Ids whose bytes and whose characters sort differently still name one row: the ends are
+    /// ordered as SQLite orders them (the table's CHECK refuses any other order).
+    @Test func relationshipEndsFollowSQLitesOrder() async throws {
+        let store = try openStore()
+        var (first, second) = (user("É"), user("Z"))
+        (first.id, second.id) = ("u_\u{E9}", "u_z")
+        _ = try await write(store, [
+            .createUser(first, tokenHash: [0]), .createUser(second, tokenHash: [0]),
+            .upsertContact(ContactRecord(userID: first.id, contactID: second.id, isResponder: true,
+                                         isDependent: false, addedAt: 1)),
+        ]).get()
+        #expect(try await load(store, second.id)?.contacts.first?.record.isDependent == true)
+        store.close()
+    }
+
+    /// A v6 store kept one row per side; opening it keeps every relationship as one row, each
+    /// side's view as it was, and the `contacts` view shows operators what the old table held.
+    @Test func aVersion6DatabaseOpensWithOneRowPerRelationship() async throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let old = try DatabaseQueue(path: SQLiteStore.path(in: directory))
+        try SQLiteSchema.migrator.migrate(old, upTo: "v6: notification ids in the index by user")
+        try await old.write { db in
+            try db.execute(sql: """
+                INSERT INTO users (id, name, qr_code, token_hash, check_in_interval_sec, created_at)
+                VALUES ('u_a', 'A', 'QA', x'00', 60, 0), ('u_b', 'B', 'QB', x'00', 60, 0),
+                       ('u_c', 'C', 'QC', x'00', 60, 0);
+                INSERT INTO contacts (user_id, contact_id, is_responder, is_dependent, added_at,
+                                      incoming_ping_at, incoming_ping_id, outgoing_ping_at, outgoing_ping_id)
+                VALUES ('u_a', 'u_b', 0, 1, 5, NULL, NULL, 9, 'p_9'),
+                       ('u_b', 'u_a', 1, 0, 5, 9, 'p_9', NULL, NULL),
+                       ('u_c', 'u_a', 1, 1, 6, NULL, NULL, NULL, NULL);
+                """)
+        }
+        try old.close()
+
+        let store = try openStore()
+        let a = try #require(try await load(store, "u_a")).contacts.map(\.record).sorted { $0.contactID < $1.contactID }
+        #expect(a == [
+            ContactRecord(userID: "u_a", contactID: "u_b", isResponder: false, isDependent: true, addedAt: 5,
+                          outgoingPing: PendingPing(id: "p_9", sentAt: 9)),
+            ContactRecord(userID: "u_a", contactID: "u_c", isResponder: true, isDependent: true, addedAt: 6),
+        ])
+        #expect(try await load(store, "u_b")?.contacts.map(\.record) == [
+            ContactRecord(userID: "u_b", contactID: "u_a", isResponder: true, isDependent: false, addedAt: 5,
+                          incomingPing: PendingPing(id: "p_9", sentAt: 9)),
+        ])
+        let (relationships, viewRows) = try await store.pool.read { db in
+            (try Int.fetchOne(db, sql: "SELECT count(*) FROM relationships"),
+             try Int.fetchOne(db, sql: "SELECT count(*) FROM contacts"))
+        }
+        #expect(relationships == 2)
+        #expect(viewRows == 4)
+        store.close()
+    }
+
     @Test func everyNotificationFieldLoadsBackAsWritten() async throws {
         let store = try openStore()
         let alice = user("Alice")

@@ -109,6 +109,44 @@ enum SQLiteSchema {
                 CREATE INDEX notifications_by_user ON notifications (user_id, position, is_read, id);
                 """)
         }
+        migrator.registerMigration("v7: one row per relationship") { db in
+            // The two sides of a relationship mirror each other (my responder is the one I am a
+            // dependent of; my outgoing ping is their incoming one), so one row holds both: a ping
+            // writes one row instead of two, on one page instead of two. Each side reads it through
+            // the `contacts` view, as the table of one row per side read before.
+            try db.execute(sql: """
+                CREATE TABLE relationships (
+                    low_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    high_id TEXT NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+                    high_watches_low INTEGER NOT NULL,
+                    low_watches_high INTEGER NOT NULL,
+                    added_at INTEGER NOT NULL,
+                    ping_to_low_at INTEGER,
+                    ping_to_low_id TEXT,
+                    ping_to_high_at INTEGER,
+                    ping_to_high_id TEXT,
+                    PRIMARY KEY (low_id, high_id),
+                    CHECK (low_id < high_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX relationships_by_high ON relationships (high_id);
+                INSERT INTO relationships
+                    SELECT user_id, contact_id, is_responder, is_dependent, added_at,
+                           incoming_ping_at, incoming_ping_id, outgoing_ping_at, outgoing_ping_id
+                    FROM contacts WHERE user_id < contact_id;
+                INSERT OR IGNORE INTO relationships
+                    SELECT contact_id, user_id, is_dependent, is_responder, added_at,
+                           outgoing_ping_at, outgoing_ping_id, incoming_ping_at, incoming_ping_id
+                    FROM contacts WHERE user_id > contact_id;
+                DROP TABLE contacts;
+                CREATE VIEW contacts (user_id, contact_id, is_responder, is_dependent, added_at,
+                                      incoming_ping_at, incoming_ping_id, outgoing_ping_at, outgoing_ping_id) AS
+                    SELECT low_id, high_id, high_watches_low, low_watches_high, added_at,
+                           ping_to_low_at, ping_to_low_id, ping_to_high_at, ping_to_high_id FROM relationships
+                    UNION ALL
+                    SELECT high_id, low_id, low_watches_high, high_watches_low, added_at,
+                           ping_to_high_at, ping_to_high_id, ping_to_low_at, ping_to_low_id FROM relationships;
+                """)
+        }
         return migrator
     }
 }

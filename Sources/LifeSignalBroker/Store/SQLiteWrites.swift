@@ -9,7 +9,8 @@ import LifeSignalProtocol
 struct SQLiteWrites {
     private let appendEvent: DirectStatement
     private let pruneEvents: DirectStatement
-    private let upsertContact: DirectStatement
+    private let upsertRelationship: DirectStatement
+    private let deleteRelationship: DirectStatement
     private let insertNotification: DirectStatement
     private let upsertDevice: DirectStatement
     private let notificationPruning: NotificationPruning
@@ -19,16 +20,19 @@ struct SQLiteWrites {
         appendEvent = try DirectStatement(db, sql: "INSERT INTO events (user_id, seq, body) VALUES (?, ?, ?)")
         pruneEvents = try DirectStatement(db, sql: "DELETE FROM events WHERE user_id = ? AND seq <= ?")
         // An upsert rewrites the row where it is; OR REPLACE deleted it and inserted it again.
-        upsertContact = try DirectStatement(db, sql: """
-            INSERT INTO contacts (user_id, contact_id, is_responder, is_dependent, added_at,
-                incoming_ping_at, incoming_ping_id, outgoing_ping_at, outgoing_ping_id)
+        // A request writes both sides of a relationship, both to the same row: the second finds
+        // the row as the first left it and changes nothing.
+        upsertRelationship = try DirectStatement(db, sql: """
+            INSERT INTO relationships (low_id, high_id, high_watches_low, low_watches_high, added_at,
+                ping_to_low_at, ping_to_low_id, ping_to_high_at, ping_to_high_id)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            ON CONFLICT (user_id, contact_id) DO UPDATE SET
-                is_responder = excluded.is_responder, is_dependent = excluded.is_dependent,
-                added_at = excluded.added_at, incoming_ping_at = excluded.incoming_ping_at,
-                incoming_ping_id = excluded.incoming_ping_id, outgoing_ping_at = excluded.outgoing_ping_at,
-                outgoing_ping_id = excluded.outgoing_ping_id
+            ON CONFLICT (low_id, high_id) DO UPDATE SET
+                high_watches_low = excluded.high_watches_low, low_watches_high = excluded.low_watches_high,
+                added_at = excluded.added_at, ping_to_low_at = excluded.ping_to_low_at,
+                ping_to_low_id = excluded.ping_to_low_id, ping_to_high_at = excluded.ping_to_high_at,
+                ping_to_high_id = excluded.ping_to_high_id
             """)
+        deleteRelationship = try DirectStatement(db, sql: "DELETE FROM relationships WHERE low_id = ? AND high_id = ?")
         // Every hello writes its device (last seen).
         upsertDevice = try DirectStatement(db, sql: """
             INSERT INTO devices (user_id, device_id, platform, push_token, last_seen_at) VALUES (?, ?, ?, ?, ?)
@@ -81,20 +85,24 @@ struct SQLiteWrites {
                 row.add(throughSeq)
             }
         case .upsertContact(let contact):
-            try upsertContact.run(db) { row in
-                row.add(contact.userID)
-                row.add(contact.contactID)
-                row.add(contact.isResponder)
-                row.add(contact.isDependent)
-                row.add(contact.addedAt)
-                row.add(contact.incomingPing?.sentAt)
-                row.add(contact.incomingPing?.id)
-                row.add(contact.outgoingPing?.sentAt)
-                row.add(contact.outgoingPing?.id)
+            let relationship = RelationshipRow(contact)
+            try upsertRelationship.run(db) { row in
+                row.add(relationship.lowID)
+                row.add(relationship.highID)
+                row.add(relationship.highWatchesLow)
+                row.add(relationship.lowWatchesHigh)
+                row.add(relationship.addedAt)
+                row.add(relationship.pingToLow?.sentAt)
+                row.add(relationship.pingToLow?.id)
+                row.add(relationship.pingToHigh?.sentAt)
+                row.add(relationship.pingToHigh?.id)
             }
         case .deleteContact(let userID, let contactID):
-            try db.cachedStatement(sql: "DELETE FROM contacts WHERE user_id = ? AND contact_id = ?")
-                .execute(arguments: [userID, contactID])
+            let (low, high) = RelationshipRow.ends(userID, contactID)
+            try deleteRelationship.run(db) { row in
+                row.add(low)
+                row.add(high)
+            }
         case .insertNotification(let userID, let notification):
             try insertNotification.run(db) { row in
                 row.add(notification.id)

@@ -26,7 +26,7 @@ struct BrokerLogTests {
         } else {
             #expect(store.contains("lifesignal.store=sqlite"))
             #expect(store.contains("lifesignal.path=\(broker.dataDirectory.path)/lifesignal.sqlite"))
-            #expect(store.contains("lifesignal.schema=6"))
+            #expect(store.contains("lifesignal.schema=7"))
         }
         #expect(line("listening")?.contains("lifesignal.port=\(broker.port)") == true)
         let fired = try #require(line("deadline fired"))

@@ -1,0 +1,46 @@
+/// The one stored row of a relationship (schema v7), of which each side's `ContactRecord` is a
+/// view. Its ends are ordered by the bytes of their ids, as SQLite compares them, so both sides'
+/// records name the same row and write the same values to it.
+struct RelationshipRow: Equatable {
+    var lowID: String
+    var highID: String
+    /// The high end watches over the low end: it is the low end's responder.
+    var highWatchesLow: Bool
+    var lowWatchesHigh: Bool
+    var addedAt: Int64
+    var pingToLow: PendingPing?
+    var pingToHigh: PendingPing?
+
+    init(_ record: ContactRecord) {
+        let (low, high) = Self.ends(record.userID, record.contactID)
+        lowID = low
+        highID = high
+        addedAt = record.addedAt
+        if Self.isLow(record.userID, beside: record.contactID) {
+            (highWatchesLow, lowWatchesHigh) = (record.isResponder, record.isDependent)
+            (pingToLow, pingToHigh) = (record.incomingPing, record.outgoingPing)
+        } else {
+            (highWatchesLow, lowWatchesHigh) = (record.isDependent, record.isResponder)
+            (pingToLow, pingToHigh) = (record.outgoingPing, record.incomingPing)
+        }
+    }
+
+    /// What `userID`, one of the ends, sees of the other.
+    func record(for userID: String) -> ContactRecord {
+        userID.utf8.elementsEqual(lowID.utf8)
+            ? ContactRecord(userID: lowID, contactID: highID, isResponder: highWatchesLow, isDependent: lowWatchesHigh,
+                            addedAt: addedAt, incomingPing: pingToLow, outgoingPing: pingToHigh)
+            : ContactRecord(userID: highID, contactID: lowID, isResponder: lowWatchesHigh, isDependent: highWatchesLow,
+                            addedAt: addedAt, incomingPing: pingToHigh, outgoingPing: pingToLow)
+    }
+
+    /// The two ids, the one whose UTF-8 bytes sort first (SQLite's BINARY collation) first.
+    static func ends(_ one: String, _ other: String) -> (low: String, high: String) {
+        isLow(one, beside: other) ? (one, other) : (other, one)
+    }
+
+    /// Compared as bytes: two ids that differ only in Unicode normalization are `==` as Strings.
+    private static func isLow(_ id: String, beside other: String) -> Bool {
+        id.utf8.lexicographicallyPrecedes(other.utf8)
+    }
+}
