@@ -284,6 +284,29 @@ import Testing
         store.close()
     }
 
+    /// A side whose row the request already wrote as it is costs no statement; whatever a request
+    /// wrote last to a relationship, a change back or a deletion and a new upsert, is what stays.
+    @Test func aRequestsLastWordOnARelationshipIsWhatStays() async throws {
+        let store = try openStore()
+        let (alice, bob) = (user("Alice"), user("Bob"))
+        let plain = ContactRecord(userID: bob.id, contactID: alice.id, isResponder: false, isDependent: true, addedAt: 1)
+        var pinged = plain
+        pinged.outgoingPing = PendingPing(id: "p_1", sentAt: 7)
+        let alicesPinged = ContactRecord(userID: alice.id, contactID: bob.id, isResponder: true, isDependent: false,
+                                         addedAt: 1, incomingPing: pinged.outgoingPing)
+        _ = try await write(store, [.createUser(alice, tokenHash: [0]), .createUser(bob, tokenHash: [0]),
+                                    .upsertContact(pinged), .upsertContact(alicesPinged), .upsertContact(plain),
+                                    .upsertContact(pinged)]).get()
+        #expect(try await load(store, bob.id)?.contacts.map(\.record) == [pinged])
+        _ = try await write(store, [.upsertContact(plain), .deleteContact(userID: alice.id, contactID: bob.id),
+                                    .upsertContact(plain)]).get()
+        #expect(try await load(store, bob.id)?.contacts.map(\.record) == [plain])
+        _ = try await write(store, [.upsertContact(pinged), .upsertContact(alicesPinged),
+                                    .deleteContact(userID: bob.id, contactID: alice.id)]).get()
+        #expect(try await load(store, alice.id)?.contacts.isEmpty == true)
+        store.close()
+    }
+
     /// Ids whose bytes and whose characters sort differently still name one row: the ends are
     /// ordered as SQLite orders them (the table's CHECK refuses any other order).
     @Test func relationshipEndsFollowSQLitesOrder() async throws {

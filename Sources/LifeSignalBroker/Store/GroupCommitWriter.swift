@@ -134,7 +134,7 @@ final class GroupCommitWriter: Sendable {
         -> StoreWriteResult
     {
         var result = StoreWriteResult()
-        for change in write.changes { try statements.writes.apply(change, db) }
+        try statements.writes.apply(write.changes, db)
         if let query = write.query { result.queryResult = try statements.reads.answer(query, db) }
         return result
     }

@@ -20,8 +20,6 @@ struct SQLiteWrites {
         appendEvent = try DirectStatement(db, sql: "INSERT INTO events (user_id, seq, body) VALUES (?, ?, ?)")
         pruneEvents = try DirectStatement(db, sql: "DELETE FROM events WHERE user_id = ? AND seq <= ?")
         // An upsert rewrites the row where it is; OR REPLACE deleted it and inserted it again.
-        // A request writes both sides of a relationship, both to the same row: the second finds
-        // the row as the first left it and changes nothing.
         upsertRelationship = try DirectStatement(db, sql: """
             INSERT INTO relationships (low_id, high_id, high_watches_low, low_watches_high, added_at,
                 ping_to_low_at, ping_to_low_id, ping_to_high_at, ping_to_high_id)
@@ -47,7 +45,42 @@ struct SQLiteWrites {
             """)
     }
 
-    func apply(_ change: StoreChange, _ db: Database) throws {
+    /// Applies one request's changes in order. A request writes both sides of a relationship,
+    /// one after the other, and both are the same row: a side that would write again exactly the
+    /// row this request's last relationship write left costs no statement.
+    func apply(_ changes: [StoreChange], _ db: Database) throws {
+        var lastWritten: RelationshipRow?
+        for change in changes {
+            switch change {
+            case .upsertContact(let record):
+                let row = RelationshipRow(record)
+                guard row != lastWritten else { continue }
+                try upsert(row, db)
+                lastWritten = row
+            case .deleteContact:
+                lastWritten = nil
+                try apply(change, db)
+            default:
+                try apply(change, db)
+            }
+        }
+    }
+
+    private func upsert(_ relationship: RelationshipRow, _ db: Database) throws {
+        try upsertRelationship.run(db) { row in
+            row.add(relationship.lowID)
+            row.add(relationship.highID)
+            row.add(relationship.highWatchesLow)
+            row.add(relationship.lowWatchesHigh)
+            row.add(relationship.addedAt)
+            row.add(relationship.pingToLow?.sentAt)
+            row.add(relationship.pingToLow?.id)
+            row.add(relationship.pingToHigh?.sentAt)
+            row.add(relationship.pingToHigh?.id)
+        }
+    }
+
+    private func apply(_ change: StoreChange, _ db: Database) throws {
         switch change {
         case .createUser(let user, let tokenHash):
             try db.cachedStatement(sql: """
@@ -85,18 +118,7 @@ struct SQLiteWrites {
                 row.add(throughSeq)
             }
         case .upsertContact(let contact):
-            let relationship = RelationshipRow(contact)
-            try upsertRelationship.run(db) { row in
-                row.add(relationship.lowID)
-                row.add(relationship.highID)
-                row.add(relationship.highWatchesLow)
-                row.add(relationship.lowWatchesHigh)
-                row.add(relationship.addedAt)
-                row.add(relationship.pingToLow?.sentAt)
-                row.add(relationship.pingToLow?.id)
-                row.add(relationship.pingToHigh?.sentAt)
-                row.add(relationship.pingToHigh?.id)
-            }
+            try upsert(RelationshipRow(contact), db)
         case .deleteContact(let userID, let contactID):
             let (low, high) = RelationshipRow.ends(userID, contactID)
             try deleteRelationship.run(db) { row in
