@@ -6,7 +6,7 @@ extension Broker {
     func withSession(_ userID: String, _ body: @escaping (SessionLookup) -> Void) {
         switch users[userID] {
         case .loaded(let session):
-            if session.assumeIsolated({ $0.isStale }) {
+            if session.onLoop({ $0.isStale }) {
                 // A stale session is reloaded once its last commit has finished; wait for that.
                 pendingReloads[userID, default: []].append(body)
             } else {
@@ -30,7 +30,7 @@ extension Broker {
             withSession(userID) { lookup in
                 switch lookup {
                 case .success(let session?):
-                    session.assumeIsolated { $0.pin() }
+                    session.onLoop { $0.pin() }
                     gathering.loaded[userID] = session
                 case .success(nil):
                     break
@@ -40,7 +40,7 @@ extension Broker {
                 gathering.remaining -= 1
                 guard gathering.remaining == 0 else { return }
                 body(gathering.failure.map { .failure($0) } ?? .success(gathering.loaded))
-                for session in gathering.loaded.values { session.assumeIsolated { $0.unpin() } }
+                for session in gathering.loaded.values { session.onLoop { $0.unpin() } }
             }
         }
     }
@@ -56,7 +56,7 @@ extension Broker {
             let loaded = result.map { written -> StoredUser? in
                 if case .user(let stored) = written.queryResult { stored } else { nil }
             }
-            assumeIsolated { $0.finishLoading(userID, loaded) }
+            onLoop { $0.finishLoading(userID, loaded) }
         }
     }
 
@@ -91,21 +91,21 @@ extension Broker {
         }
         // Pinned while the waiters run: one whose request fails must not unload the user
         // under the next, which would then act on a session no longer in the registry.
-        session?.assumeIsolated { $0.pin() }
+        session?.onLoop { $0.pin() }
         let lookup: SessionLookup = failure.map { .failure($0) } ?? .success(session)
         for waiter in waiters { waiter(lookup) }
-        session?.assumeIsolated { $0.unpin() }
+        session?.onLoop { $0.unpin() }
     }
 
     /// Unloads a session nobody needs: no device online, nothing in flight.
     func evictIfIdle(_ session: UserSession) {
         guard case .loaded(let current) = users[session.userID], current === session else { return }
-        let (idle, stale, tokens) = session.assumeIsolated {
+        let (idle, stale, tokens) = session.onLoop {
             ($0.isIdle, $0.isStale, $0.devices.values.compactMap(\.pushToken))
         }
         guard idle else { return }
         logger.debug("user unloaded", metadata: [
-            "lifesignal.user": "\(session.userID)", "lifesignal.seq": "\(session.assumeIsolated { $0.lastSeq })",
+            "lifesignal.user": "\(session.userID)", "lifesignal.seq": "\(session.onLoop { $0.lastSeq })",
         ])
         users[session.userID] = nil
         forgetPushTokens(tokens, of: session.userID)
@@ -123,7 +123,7 @@ extension Broker {
         defer { pushTokenOwners[token] = key }
         guard let previous = pushTokenOwners[token], previous != key,
               case .loaded(let holder) = users[previous.userID] else { return nil }
-        holder.assumeIsolated { $0.dropPushToken(token, deviceID: previous.deviceID) }
+        holder.onLoop { $0.dropPushToken(token, deviceID: previous.deviceID) }
         return holder
     }
 

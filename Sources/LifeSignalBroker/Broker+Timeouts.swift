@@ -11,7 +11,7 @@ extension Broker {
         timer.unref()
         let interval = UInt64(max(10, min(configuration.helloTimeoutMs, configuration.heartbeatMs) / 4))
         timer.start(afterMs: interval, repeatMs: interval) { [unowned self] in
-            assumeIsolated { broker in
+            onLoop { broker in
                 broker.closeTimedOutConnections()
                 broker.endEasedOverloads()
             }

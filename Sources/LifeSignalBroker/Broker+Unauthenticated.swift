@@ -93,13 +93,13 @@ extension Broker {
             // One answer for an unknown user and a wrong token: it must not reveal which (§3).
             // An unknown user's token is checked too, against a hash no token has, so that both
             // answers cost the same hashing.
-            let storedHash = session?.assumeIsolated { $0.tokenHash } ?? Self.noUsersTokenHash
+            let storedHash = session?.onLoop { $0.tokenHash } ?? Self.noUsersTokenHash
             guard Credentials.verify(token: hello.token, against: storedHash), let session else {
                 self.recordFailedHello(from: connection)
                 connection.fail(ProtocolError(.unauthenticated, "unknown user or wrong token"), rid: hello.rid)
                 return
             }
-            session.assumeIsolated { $0.attach(connection, hello: hello) }
+            session.onLoop { $0.attach(connection, hello: hello) }
         }
     }
 

@@ -5,17 +5,17 @@ import Logging
 
 /// The broker's registry: its listener, every connection, and the user sessions that are loaded.
 ///
-/// Lives on the loop (`unownedExecutor`); connections enter it synchronously with
-/// `assumeIsolated`. Users are loaded on demand and unloaded when no device is online
-/// and nothing of theirs is being committed.
-public actor Broker {
+/// Lives on the loop (`LoopIsolated`); connections enter it synchronously with `onLoop`. Users
+/// are loaded on demand and unloaded when no device is online and nothing of theirs is being
+/// committed.
+public actor Broker: LoopIsolated {
     /// A user's place in the registry.
     enum Entry {
         case loading(waiters: [(SessionLookup) -> Void])
         case loaded(UserSession)
     }
 
-    nonisolated let loop: EventLoop
+    nonisolated public let loop: EventLoop
     /// The embedded store; nil in a cluster, where `cluster` runs every request against PostgreSQL.
     nonisolated let store: BrokerStore?
     /// This broker's part in a cluster (§11), or nil when it serves from the embedded store.
@@ -31,7 +31,6 @@ public actor Broker {
     /// The same, for connections to use without a retain and a release per request (measured).
     nonisolated let unretainedRequestMetrics: Unmanaged<RequestMetrics>?
     nonisolated let counters: BrokerCounters
-    nonisolated public var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
     let configuration: BrokerConfiguration
     var users: [String: Entry] = [:]

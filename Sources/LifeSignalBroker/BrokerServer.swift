@@ -115,11 +115,11 @@ public enum BrokerServer {
         _ broker: Broker, loop: EventLoop, configuration: BrokerConfiguration, logger: Logger,
         stopRequested: @escaping @Sendable (Int32) -> Void
     ) throws {
-            let port = try broker.assumeIsolated { try $0.start() }
+            let port = try broker.onLoop { try $0.start() }
             logger.info("listening", metadata: [
                 "lifesignal.host": "\(configuration.host)", "lifesignal.port": "\(port)",
                 "lifesignal.data": "\(configuration.postgresURL.map { _ in "postgresql" } ?? configuration.dataDirectory)",
-                "lifesignal.broker": "\(broker.assumeIsolated { $0.brokerID })",
+                "lifesignal.broker": "\(broker.onLoop { $0.brokerID })",
                 "lifesignal.connections.max": "\(broker.maxConnections)",
                 "lifesignal.files.max": "\(broker.openFileLimit)",
             ])
@@ -136,7 +136,7 @@ public enum BrokerServer {
                 watchers.append(try SignalWatcher(loop: loop, signal: signal) {
                     stopRequested(signal)
                     logger.info("shutting down", metadata: ["lifesignal.signal": "\(SignalName.of(signal))"])
-                    broker.assumeIsolated { $0.stopAccepting() }
+                    broker.onLoop { $0.stopAccepting() }
                     loop.shutdownGracefully()
                 })
             }

@@ -65,7 +65,7 @@ extension ClusterDevice {
         let (userID, maxContacts) = (self.userID, node.configuration.maxContacts)
         guard let broker = node.broker else { return }
         let nowMs = node.loop.cachedNowMs
-        guard broker.assumeIsolated({ $0.failedAdds.hasToken(userID, nowMs: nowMs) }) else {
+        guard broker.onLoop({ $0.failedAdds.hasToken(userID, nowMs: nowMs) }) else {
             throw ProtocolError(.rateLimited, "too many contacts.add with unknown QR codes")
         }
         answer(request, on: connection, { executor -> ClusterExecutor.Commit<JSONObject>? in
@@ -78,7 +78,7 @@ extension ClusterDevice {
         }, finish: { [self, node] commit in
             guard let commit else {
                 let nowMs = node.loop.cachedNowMs
-                node.broker?.assumeIsolated { _ = $0.failedAdds.take(userID, nowMs: nowMs) }
+                node.broker?.onLoop { _ = $0.failedAdds.take(userID, nowMs: nowMs) }
                 return .refused(.notFound("no user has that QR code"))
             }
             return committed(commit)

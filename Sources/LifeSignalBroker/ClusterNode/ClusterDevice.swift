@@ -82,7 +82,7 @@ final class ClusterDevice: DeviceRouter, @unchecked Sendable {
     /// returns what sends the answer (once) and lets the held requests go. Nil when the broker is
     /// overloaded and the request was answered so already.
     private func beginAnswer(_ request: Request, on connection: ClientConnection) -> (@Sendable (Reply) -> Void)? {
-        if let broker = node.broker, broker.assumeIsolated({ $0.shedIfOverloaded(request, from: connection) }) {
+        if let broker = node.broker, broker.onLoop({ $0.shedIfOverloaded(request, from: connection) }) {
             return nil
         }
         connection.holdRequests()

@@ -23,7 +23,7 @@ extension ClusterNode {
     /// already published).
     func submit(_ step: ClusterExecutor.BatchedStep,
                 completion: @escaping @Sendable (Result<ClusterExecutor.BatchOutcome, any Error>) -> Void) {
-        broker?.assumeIsolated { $0.storeBacklog += 1 }
+        broker?.onLoop { $0.storeBacklog += 1 }
         queuedSteps.append(QueuedStep(step: step, completion: completion))
         startBatches()
     }
@@ -39,7 +39,7 @@ extension ClusterNode {
                 batchesInFlight -= 1
                 let failed = if case .failure = result { true } else { false }
                 commitMetrics.committed(writes: batch.count, startNs: startNs, failed: failed)
-                broker?.assumeIsolated { $0.storeBacklog -= batch.count }
+                broker?.onLoop { $0.storeBacklog -= batch.count }
                 switch result {
                 case .success(let commit):
                     publish(commit.events, pushes: commit.pushes, notifications: commit.notifications)

@@ -30,7 +30,7 @@ extension ClusterNode {
             case .success(let greeting?):
                 finishHello(hello, greeting: greeting, from: connection)
             case .success(nil):
-                broker?.assumeIsolated { $0.recordFailedHello(from: connection) }
+                broker?.onLoop { $0.recordFailedHello(from: connection) }
                 connection.fail(ProtocolError(.unauthenticated, "unknown user or wrong token"), rid: hello.rid)
             case .failure(let error as ProtocolError):
                 connection.fail(error, rid: hello.rid)

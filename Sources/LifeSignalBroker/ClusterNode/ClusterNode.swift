@@ -79,7 +79,7 @@ final class ClusterNode: @unchecked Sendable {
     func run<T: Sendable>(_ work: @escaping @Sendable (ClusterExecutor) async throws -> T,
                           then: @escaping @Sendable (Result<T, any Error>) -> Void) {
         let (executor, loop) = (self.executor, self.loop)
-        broker?.assumeIsolated { $0.storeBacklog += 1 }
+        broker?.onLoop { $0.storeBacklog += 1 }
         Task {
             let result: Result<T, any Error>
             do {
@@ -88,7 +88,7 @@ final class ClusterNode: @unchecked Sendable {
                 result = .failure(error)
             }
             loop.execute { [self] in
-                broker?.assumeIsolated { $0.storeBacklog -= 1 }
+                broker?.onLoop { $0.storeBacklog -= 1 }
                 then(result)
             }
         }

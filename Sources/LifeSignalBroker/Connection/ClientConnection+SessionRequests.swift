@@ -12,7 +12,7 @@ extension ClientConnection {
         case Op.hello:
             respond(error: .badRequest("this connection has already said hello"), rid: request.rid)
         case Op.register:
-            broker.assumeIsolated { $0.register(request, from: self) }
+            broker.onLoop { $0.register(request, from: self) }
         default:
             return false
         }

@@ -169,7 +169,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         }
         switch phase {
         case .awaitingHello:
-            broker.assumeIsolated { $0.handleUnauthenticated(request, from: self) }
+            broker.onLoop { $0.handleUnauthenticated(request, from: self) }
         case .active:
             attachment?.router.route(request, from: self)
         case .authenticating, .closing:
@@ -229,7 +229,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
 
     func connectionDidClose(_ connection: TCPConnection, error: UVError?) {
         phase = .closing
-        broker.assumeIsolated { $0.connectionClosed(self) }
+        broker.onLoop { $0.connectionClosed(self) }
     }
 
     // MARK: writing

@@ -12,11 +12,11 @@ protocol DeviceRouter: AnyObject, Sendable {
 
 extension UserSession: DeviceRouter {
     nonisolated func route(_ request: Request, from connection: ClientConnection) {
-        assumeIsolated { $0.handle(request, from: connection) }
+        onLoop { $0.handle(request, from: connection) }
     }
 
     nonisolated func connectionEnded(_ connection: ClientConnection, deviceID: String) {
-        assumeIsolated { session in
+        onLoop { session in
             session.detach(connection, deviceID: deviceID)
             session.unloadIfIdle()
         }

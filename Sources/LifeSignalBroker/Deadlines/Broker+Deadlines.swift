@@ -6,12 +6,12 @@ extension Broker {
     /// passed while the broker was down fire at once (§8).
     func startDeadlines() throws {
         let scheduler = try DeadlineScheduler(loop: loop) { [unowned self] userID, deadline in
-            assumeIsolated { $0.deadlineMissed(userID, deadline) }
+            onLoop { $0.deadlineMissed(userID, deadline) }
         }
         deadlines = scheduler
         let started = loop.monotonicNowMs()
         submit(StoreWrite(changes: [], query: .pendingDeadlines)) { [self] result in
-            assumeIsolated { broker in
+            onLoop { broker in
                 guard case .success(let written) = result, case .deadlines(let pending)? = written.queryResult else {
                     broker.logger.critical("could not load deadlines")
                     return
@@ -31,21 +31,21 @@ extension Broker {
     func deadlineMissed(_ userID: String, _ deadline: Int64) {
         withSessions([userID]) { [self] loaded in
             guard case .success(let loaded) = loaded else {
-                return assumeIsolated { $0.retryAfterStoreFailure(.missedDeadline(userID: userID, deadline: deadline)) }
+                return onLoop { $0.retryAfterStoreFailure(.missedDeadline(userID: userID, deadline: deadline)) }
             }
             guard let session = loaded[userID] else { return }
-            let responders = session.assumeIsolated { session in
+            let responders = session.onLoop { session in
                 session.pin()
                 return session.responderIDs
             }
-            assumeIsolated { broker in
+            onLoop { broker in
                 broker.withSessions(responders) { respondersLoaded in
-                    session.assumeIsolated { session in
+                    session.onLoop { session in
                         if case .success = respondersLoaded {
                             session.markNonResponsive(missing: deadline)
                         } else {
                             let retry = StoreRetry.missedDeadline(userID: userID, deadline: deadline)
-                            broker.assumeIsolated { $0.retryAfterStoreFailure(retry) }
+                            broker.onLoop { $0.retryAfterStoreFailure(retry) }
                         }
                         session.unpin()
                     }

@@ -22,7 +22,7 @@ extension Broker {
             storeRetryTimer?.unref()
         }
         storeRetryTimer?.start(afterMs: Self.storeRetryMs) { [unowned self] in
-            assumeIsolated { broker in
+            onLoop { broker in
                 let due = broker.storeRetries
                 broker.storeRetries = []
                 for retry in due {
@@ -41,7 +41,7 @@ extension Broker {
     /// (`finishLoading`); until the store can be read, this is retried.
     func reloadFromStore(_ userID: String) {
         withSession(userID) { [self] lookup in
-            if case .failure = lookup { assumeIsolated { $0.retryAfterStoreFailure(.reload(userID: userID)) } }
+            if case .failure = lookup { onLoop { $0.retryAfterStoreFailure(.reload(userID: userID)) } }
         }
     }
 }

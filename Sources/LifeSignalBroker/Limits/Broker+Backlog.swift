@@ -11,7 +11,7 @@ extension Broker {
         storeBacklog += weight
         store.submit(write) { [self] result in
             // Completions run on the loop (the store's scheduler is the loop's `execute`).
-            assumeIsolated { $0.storeBacklog -= weight }
+            onLoop { $0.storeBacklog -= weight }
             completion(result)
         }
     }

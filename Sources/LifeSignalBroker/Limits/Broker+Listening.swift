@@ -22,9 +22,9 @@ extension Broker {
         try listener.start({ [unowned self] tcp in
             // Called on the loop, which is this actor's executor: the handle never leaves it.
             nonisolated(unsafe) let tcp = tcp
-            assumeIsolated { $0.accept(tcp) }
+            onLoop { $0.accept(tcp) }
         }, onError: { [unowned self] error in
-            assumeIsolated { $0.acceptFailed(error) }
+            onLoop { $0.acceptFailed(error) }
         })
         self.listener = listener
         return listener.localPort
@@ -47,7 +47,7 @@ extension Broker {
             listenRetryTimer?.unref()
         }
         listenRetryTimer?.start(afterMs: Self.acceptPauseMs) { [unowned self] in
-            assumeIsolated { $0.listenAgain() }
+            onLoop { $0.listenAgain() }
         }
     }
 

@@ -10,7 +10,7 @@ extension Broker {
         let loop = self.loop
         return PushFeedback { [weak self] message in
             guard let broker = self else { return }  // stopped: the token goes next time
-            loop.execute { broker.assumeIsolated { $0.dropRejectedPushToken(message) } }
+            loop.execute { broker.onLoop { $0.dropRejectedPushToken(message) } }
         }
     }
 
@@ -29,7 +29,7 @@ extension Broker {
         withSession(push.userID) { [logger] lookup in
             switch lookup {
             case .success(let session?):
-                session.assumeIsolated { $0.dropRejectedPushToken(push.token, deviceID: push.deviceID) }
+                session.onLoop { $0.dropRejectedPushToken(push.token, deviceID: push.deviceID) }
             case .success(nil):
                 break  // the user is gone, and their devices with them
             case .failure(let error):

@@ -7,7 +7,7 @@ extension UserSession {
     /// user is answered `rate_limited` and not run until a token is back. True when refused.
     func refuseIfTooManyFailedAdds(_ request: Request, from connection: ClientConnection) -> Bool {
         let nowMs = loop.cachedNowMs
-        guard !broker.assumeIsolated({ $0.failedAdds.hasToken(userID, nowMs: nowMs) }) else { return false }
+        guard !broker.onLoop({ $0.failedAdds.hasToken(userID, nowMs: nowMs) }) else { return false }
         connection.respond(error: Self.failedAddsLimited, rid: request.rid)
         return true
     }
@@ -15,7 +15,7 @@ extension UserSession {
     /// A `contacts.add` of this user named a QR code nobody has.
     func recordFailedAdd() {
         let nowMs = loop.cachedNowMs
-        broker.assumeIsolated { _ = $0.failedAdds.take(userID, nowMs: nowMs) }
+        broker.onLoop { _ = $0.failedAdds.take(userID, nowMs: nowMs) }
     }
 
     private static let failedAddsLimited = ProtocolError(.rateLimited, "too many contacts.add with unknown QR codes")

@@ -17,7 +17,7 @@ extension UserSession {
         return forgotten.map { record in
             devices[record.key.deviceID] = nil
             if let token = record.pushToken {
-                broker.assumeIsolated { $0.releasePushToken(token, from: record.key) }
+                broker.onLoop { $0.releasePushToken(token, from: record.key) }
             }
             return .deleteDevice(record.key)
         }

@@ -43,7 +43,7 @@ extension UserSession {
         let baseline = lastSeq
         connection.baselineSeq = baseline
         let greeting = HelloAnswer.fields(user: user, lastSeq: baseline, configuration: configuration,
-                                          brokerID: broker.assumeIsolated { $0.brokerID })
+                                          brokerID: broker.onLoop { $0.brokerID })
         if pendingCommits == 0 {
             // Nothing of this user is on its way to the store: memory is the durable state, so the
             // answer and catch-up go out now, and the device record is written behind them.
@@ -64,7 +64,7 @@ extension UserSession {
         pendingCommits += 1
         let write = StoreWrite(changes: forgotten + [.upsertDevice(record)], query: replay)
         submit(write) { [self] result in
-            assumeIsolated { session in
+            onLoop { session in
                 defer { session.commitFinished() }
                 guard case .success(let written) = result else {
                     connection.fail(ProtocolError(.internal, "the device could not be recorded"), rid: hello.rid)

@@ -30,7 +30,7 @@ extension UserSession {
             if let ticket, let reply { connection?.complete(ticket, with: reply) }
             return
         }
-        for session in mutation.touched { session.assumeIsolated { $0.pendingCommits += 1 } }
+        for session in mutation.touched { session.onLoop { $0.pendingCommits += 1 } }
         let deliveries = mutation.deliveries
         let pushes = mutation.pushes
         let touched = mutation.touched
@@ -38,12 +38,12 @@ extension UserSession {
         let changes = mutation.changes
         submit(StoreWrite(changes: changes)) { result in
             // Runs on the loop, in commit order.
-            broker.assumeIsolated { broker in
+            broker.onLoop { broker in
                 switch result {
                 case .success:
                     broker.counters.written(changes)
                     for delivery in deliveries {
-                        delivery.session.assumeIsolated { $0.deliver(seq: delivery.seq, frame: delivery.frame) }
+                        delivery.session.onLoop { $0.deliver(seq: delivery.seq, frame: delivery.frame) }
                     }
                     if let ticket, let reply { connection?.complete(ticket, with: reply) }
                     broker.pushOutbox.deliver(pushes)
@@ -53,9 +53,9 @@ extension UserSession {
                         connection?.complete(
                             ticket, with: ProtocolError(.internal, "the change could not be stored"), rid: rid)
                     }
-                    for session in touched { session.assumeIsolated { $0.markStale() } }
+                    for session in touched { session.onLoop { $0.markStale() } }
                 }
-                for session in touched { session.assumeIsolated { $0.commitFinished() } }
+                for session in touched { session.onLoop { $0.commitFinished() } }
             }
         }
     }
@@ -70,7 +70,7 @@ extension UserSession {
     func markStale() {
         isStale = true
         let tokens = devices.values.compactMap(\.pushToken)
-        broker.assumeIsolated { $0.forgetPushTokens(tokens, of: userID) }
+        broker.onLoop { $0.forgetPushTokens(tokens, of: userID) }
         for device in online { device.connection.close() }
     }
 }

@@ -14,7 +14,7 @@ extension UserSession {
             throw ProtocolError(.internal, "device is not attached")
         }
         // The holder's memory changes with this request's: a failed commit reloads both.
-        if let holder = broker.assumeIsolated({ $0.takePushToken(token, for: record.key) }) { mutation.touch(holder) }
+        if let holder = broker.onLoop({ $0.takePushToken(token, for: record.key) }) { mutation.touch(holder) }
         record.pushToken = token
         if let platform { record.platform = platform }
         devices[deviceID] = record
@@ -28,7 +28,7 @@ extension UserSession {
     func unregisterPushToken(device connection: ClientConnection, _ mutation: inout Mutation) -> JSONObject {
         guard let deviceID = connection.activeDeviceID, var record = devices[deviceID],
               let token = record.pushToken else { return [:] }
-        broker.assumeIsolated { $0.releasePushToken(token, from: record.key) }
+        broker.onLoop { $0.releasePushToken(token, from: record.key) }
         record.pushToken = nil
         devices[deviceID] = record
         mutation.changes.append(.upsertDevice(record))
@@ -49,7 +49,7 @@ extension UserSession {
         pin()
         defer { unpin() }  // a user loaded only for this is unloaded again afterwards
         guard !isStale, var record = devices[deviceID], record.pushToken == token else { return }
-        broker.assumeIsolated { $0.releasePushToken(token, from: record.key) }
+        broker.onLoop { $0.releasePushToken(token, from: record.key) }
         record.pushToken = nil
         devices[deviceID] = record
         var mutation = Mutation(now: WallClock.nowMs())

@@ -21,7 +21,7 @@ extension UserSession {
                       _ rules: (inout Step) throws(ProtocolError) -> Result) throws(ProtocolError) -> Result {
         var sessions = [userID: self]
         for id in others { if let other = session(of: id) { sessions[id] = other } }
-        var step = Step(now: mutation.now, accounts: sessions.values.map { $0.assumeIsolated { $0.account } })
+        var step = Step(now: mutation.now, accounts: sessions.values.map { $0.onLoop { $0.account } })
         let result = try rules(&step)
         for effect in step.effects {
             switch effect {
@@ -29,9 +29,9 @@ extension UserSession {
                 mutation.changes.append(change)
                 Self.remember(change, in: sessions)
             case .event(let userID, let name, let data):
-                sessions[userID]?.assumeIsolated { $0.emit(name, data, into: &mutation) }
+                sessions[userID]?.onLoop { $0.emit(name, data, into: &mutation) }
             case .notification(let userID, let notification):
-                sessions[userID]?.assumeIsolated { $0.store(notification, into: &mutation) }
+                sessions[userID]?.onLoop { $0.store(notification, into: &mutation) }
             }
         }
         return result
@@ -40,15 +40,15 @@ extension UserSession {
     private static func remember(_ change: StoreChange, in sessions: [String: UserSession]) {
         switch change {
         case .updateUser(let user):
-            sessions[user.id]?.assumeIsolated { $0.adopt(user) }
+            sessions[user.id]?.onLoop { $0.adopt(user) }
         case .upsertContact(let record):
-            let mirror = sessions[record.contactID]?.assumeIsolated { ContactMirror(of: $0.user) }
-            sessions[record.userID]?.assumeIsolated { session in
+            let mirror = sessions[record.contactID]?.onLoop { ContactMirror(of: $0.user) }
+            sessions[record.userID]?.onLoop { session in
                 session.account.contacts[record.contactID] = record
                 if let mirror { session.lastKnown[record.contactID] = mirror }
             }
         case .deleteContact(let userID, let contactID):
-            sessions[userID]?.assumeIsolated { session in
+            sessions[userID]?.onLoop { session in
                 session.account.contacts[contactID] = nil
                 session.lastKnown[contactID] = nil
             }
@@ -63,11 +63,11 @@ extension UserSession {
         let before = account.user
         account.user = updated
         if updated.checkInDeadline != before.checkInDeadline || updated.isNonResponsive != before.isNonResponsive {
-            broker.assumeIsolated { $0.deadlineChanged(for: updated) }
+            broker.onLoop { $0.deadlineChanged(for: updated) }
         }
         let mirror = ContactMirror(of: updated)
         guard mirror != ContactMirror(of: before) else { return }
-        for contactID in contacts.keys { session(of: contactID)?.assumeIsolated { $0.lastKnown[userID] = mirror } }
+        for contactID in contacts.keys { session(of: contactID)?.onLoop { $0.lastKnown[userID] = mirror } }
     }
 
     /// Stores a notification for this user, announces it to their devices and pushes it to
@@ -87,7 +87,7 @@ extension UserSession {
     }
 
     private func mirror(of contactID: String) -> ContactMirror {
-        if let live = session(of: contactID)?.assumeIsolated({ ContactMirror(of: $0.user) }) { return live }
+        if let live = session(of: contactID)?.onLoop({ ContactMirror(of: $0.user) }) { return live }
         return lastKnown[contactID] ?? ContactMirror(name: "", lastCheckInAt: nil, checkInDeadline: nil,
                                                      isNonResponsive: false, alert: nil)
     }

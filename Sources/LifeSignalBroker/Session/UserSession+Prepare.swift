@@ -10,16 +10,16 @@ extension UserSession {
                  _ rules: @escaping Rules) {
         guard !shedIfOverloaded(request, from: connection) else { return }
         let broker = self.broker
-        let missing = broker.assumeIsolated { broker in userIDs.filter { broker.loadedSession($0) == nil } }
+        let missing = broker.onLoop { broker in userIDs.filter { broker.loadedSession($0) == nil } }
         guard !missing.isEmpty else {
             perform(request, from: connection) { (mutation) throws(ProtocolError) in try rules(self, &mutation) }
             return
         }
         connection.holdRequests()
         pin()
-        broker.assumeIsolated { broker in
+        broker.onLoop { broker in
             broker.withSessions(userIDs) { loaded in
-                self.assumeIsolated { session in
+                self.onLoop { session in
                     if case .success = loaded {
                         session.perform(request, from: connection) { (mutation) throws(ProtocolError) in
                             try rules(session, &mutation)
@@ -45,7 +45,7 @@ extension UserSession {
         connection.holdRequests()
         pin()
         submit(StoreWrite(changes: [], query: query)) { [self] result in
-            assumeIsolated { session in
+            onLoop { session in
                 switch result {
                 case .success(let written):
                     next(session, written.queryResult)
@@ -60,16 +60,16 @@ extension UserSession {
 
     /// Store submissions go through the broker, which counts the backlog.
     func submit(_ write: StoreWrite, completion: @escaping @Sendable (Result<StoreWriteResult, Error>) -> Void) {
-        broker.assumeIsolated { $0.submit(write, completion: completion) }
+        broker.onLoop { $0.submit(write, completion: completion) }
     }
 
     /// Answers `overloaded` instead of running a request that needs the store while its backlog is full.
     func shedIfOverloaded(_ request: Request, from connection: ClientConnection) -> Bool {
-        broker.assumeIsolated { $0.shedIfOverloaded(request, from: connection) }
+        broker.onLoop { $0.shedIfOverloaded(request, from: connection) }
     }
 
     /// The loaded session of another user (the rules run only once it is loaded).
     func session(of userID: String) -> UserSession? {
-        broker.assumeIsolated { $0.loadedSession(userID) }
+        broker.onLoop { $0.loadedSession(userID) }
     }
 }

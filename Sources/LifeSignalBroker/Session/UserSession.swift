@@ -3,14 +3,12 @@ import LifeSignalUV
 
 /// One loaded user: their documents, devices, event log position and online connections.
 ///
-/// Runs on the broker's loop (`unownedExecutor`), so frames enter it synchronously with
-/// `assumeIsolated`: no Task and no thread hop per frame (DESIGN §2). Its state is the hot
-/// copy of what the store holds; every change goes through a `Mutation` and is committed
-/// before anyone hears of it.
-actor UserSession {
+/// Runs on the broker's loop (`LoopIsolated`), so frames enter it synchronously with `onLoop`:
+/// no Task and no thread hop per frame (DESIGN §2). Its state is the hot copy of what the store
+/// holds; every change goes through a `Mutation` and is committed before anyone hears of it.
+actor UserSession: LoopIsolated {
     nonisolated let loop: EventLoop
     nonisolated let userID: String
-    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
     /// Unowned: the broker holds every session and outlives them (`BrokerServer.run`); a strong
     /// reference made a cycle that leaked the sessions still busy when the loop shut down.
@@ -76,7 +74,7 @@ actor UserSession {
 
     /// Unloads the session once no device, commit or pin needs it any more.
     func unloadIfIdle() {
-        if isIdle { broker.assumeIsolated { $0.evictIfIdle(self) } }
+        if isIdle { broker.onLoop { $0.evictIfIdle(self) } }
     }
 
     /// Assigns the next seq, logs the event durably in `mutation`, and queues its delivery.
