@@ -28,6 +28,15 @@ import Testing
         }
     }
 
+    /// A store left by an older broker: migrated up to `version` only, then `sql` run on it.
+    private func makeStore(at version: String, holding sql: String) async throws {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let old = try DatabaseQueue(path: SQLiteStore.path(in: directory))
+        try SQLiteSchema.migrator.migrate(old, upTo: version)
+        try await old.write { db in try db.execute(sql: sql) }
+        try old.close()
+    }
+
     private func load(_ store: SQLiteStore, _ id: String) async throws -> StoredUser? {
         guard case .user(let stored) = try await write(store, [], query: .user(id: id)).get().queryResult else {
             return nil
@@ -237,18 +246,12 @@ import Testing
     }
 
     @Test func aVersion3DatabaseOpensWithOneIndexOfNotificationsByUser() async throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let old = try DatabaseQueue(path: SQLiteStore.path(in: directory))
-        try SQLiteSchema.migrator.migrate(old, upTo: "v3: pushes, deadlines")
-        try await old.write { db in
-            try db.execute(sql: """
-                INSERT INTO users (id, name, qr_code, token_hash, check_in_interval_sec, created_at)
-                VALUES ('u_a', 'A', 'QR', x'00', 60, 0);
-                INSERT INTO notifications (id, user_id, type, title, message, timestamp, is_read)
-                VALUES ('n_1', 'u_a', 'ping', 'Ping', 'm', 1, 0), ('n_2', 'u_a', 'ping', 'Ping', 'm', 2, 1);
-                """)
-        }
-        try old.close()
+        try await makeStore(at: "v3: pushes, deadlines", holding: """
+            INSERT INTO users (id, name, qr_code, token_hash, check_in_interval_sec, created_at)
+            VALUES ('u_a', 'A', 'QR', x'00', 60, 0);
+            INSERT INTO notifications (id, user_id, type, title, message, timestamp, is_read)
+            VALUES ('n_1', 'u_a', 'ping', 'Ping', 'm', 1, 0), ('n_2', 'u_a', 'ping', 'Ping', 'm', 2, 1);
+            """)
 
         let store = try openStore()
         let loaded = try #require(try await load(store, "u_a"))
@@ -325,22 +328,16 @@ import Testing
     /// A v6 store kept one row per side; opening it keeps every relationship as one row, each
     /// side's view as it was, and the `contacts` view shows operators what the old table held.
     @Test func aVersion6DatabaseOpensWithOneRowPerRelationship() async throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        let old = try DatabaseQueue(path: SQLiteStore.path(in: directory))
-        try SQLiteSchema.migrator.migrate(old, upTo: "v6: notification ids in the index by user")
-        try await old.write { db in
-            try db.execute(sql: """
-                INSERT INTO users (id, name, qr_code, token_hash, check_in_interval_sec, created_at)
-                VALUES ('u_a', 'A', 'QA', x'00', 60, 0), ('u_b', 'B', 'QB', x'00', 60, 0),
-                       ('u_c', 'C', 'QC', x'00', 60, 0);
-                INSERT INTO contacts (user_id, contact_id, is_responder, is_dependent, added_at,
-                                      incoming_ping_at, incoming_ping_id, outgoing_ping_at, outgoing_ping_id)
-                VALUES ('u_a', 'u_b', 0, 1, 5, NULL, NULL, 9, 'p_9'),
-                       ('u_b', 'u_a', 1, 0, 5, 9, 'p_9', NULL, NULL),
-                       ('u_c', 'u_a', 1, 1, 6, NULL, NULL, NULL, NULL);
-                """)
-        }
-        try old.close()
+        try await makeStore(at: "v6: notification ids in the index by user", holding: """
+            INSERT INTO users (id, name, qr_code, token_hash, check_in_interval_sec, created_at)
+            VALUES ('u_a', 'A', 'QA', x'00', 60, 0), ('u_b', 'B', 'QB', x'00', 60, 0),
+                   ('u_c', 'C', 'QC', x'00', 60, 0);
+            INSERT INTO contacts (user_id, contact_id, is_responder, is_dependent, added_at,
+                                  incoming_ping_at, incoming_ping_id, outgoing_ping_at, outgoing_ping_id)
+            VALUES ('u_a', 'u_b', 0, 1, 5, NULL, NULL, 9, 'p_9'),
+                   ('u_b', 'u_a', 1, 0, 5, 9, 'p_9', NULL, NULL),
+                   ('u_c', 'u_a', 1, 1, 6, NULL, NULL, NULL, NULL);
+            """)
 
         let store = try openStore()
         let a = try #require(try await load(store, "u_a")).contacts.map(\.record).sorted { $0.contactID < $1.contactID }
