@@ -73,15 +73,18 @@ public struct JSONLogHandler: LogHandler {
 /// Whole lines to stderr, one `write` each under a lock, so that lines from several threads never
 /// interleave.
 public enum StandardErrorLines {
-    private static let lock = Locked(())
+    /// The lock holds the descriptor it guards. Around an empty `()` the compiler may move the
+    /// value's access checks out of the locked region, and ThreadSanitizer then reports them as a
+    /// race between two threads logging.
+    private static let standardError = Locked(Int32(2))
 
     @Sendable public static func write(_ line: String) {
         var line = line
-        lock.withLock { _ in
+        standardError.withLock { descriptor in
             line.withUTF8 { bytes in
                 var offset = 0
                 while offset < bytes.count {
-                    let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
+                    let written = Glibc.write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
                     if written < 0 && errno == EINTR { continue }
                     guard written > 0 else { return }
                     offset += written
