@@ -49,21 +49,8 @@ struct SQLiteWrites {
     /// one after the other, and both are the same row: a side that would write again exactly the
     /// row this request's last relationship write left costs no statement.
     func apply(_ changes: [StoreChange], _ db: Database) throws {
-        var lastWritten: RelationshipRow?
-        for change in changes {
-            switch change {
-            case .upsertContact(let record):
-                let row = RelationshipRow(record)
-                guard row != lastWritten else { continue }
-                try upsert(row, db)
-                lastWritten = row
-            case .deleteContact:
-                lastWritten = nil
-                try apply(change, db)
-            default:
-                try apply(change, db)
-            }
-        }
+        var lastRelationship: RelationshipRow?
+        for change in changes { try apply(change, after: &lastRelationship, db) }
     }
 
     private func upsert(_ relationship: RelationshipRow, _ db: Database) throws {
@@ -80,7 +67,7 @@ struct SQLiteWrites {
         }
     }
 
-    private func apply(_ change: StoreChange, _ db: Database) throws {
+    private func apply(_ change: StoreChange, after lastRelationship: inout RelationshipRow?, _ db: Database) throws {
         switch change {
         case .createUser(let user, let tokenHash):
             try db.cachedStatement(sql: """
@@ -118,8 +105,12 @@ struct SQLiteWrites {
                 row.add(throughSeq)
             }
         case .upsertContact(let contact):
-            try upsert(RelationshipRow(contact), db)
+            let relationship = RelationshipRow(contact)
+            guard relationship != lastRelationship else { return }
+            try upsert(relationship, db)
+            lastRelationship = relationship
         case .deleteContact(let userID, let contactID):
+            lastRelationship = nil
             let (low, high) = RelationshipRow.ends(userID, contactID)
             try deleteRelationship.run(db) { row in
                 row.add(low)
