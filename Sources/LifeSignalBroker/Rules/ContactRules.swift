@@ -14,11 +14,11 @@ enum ContactRules {
         guard me.contacts[otherID] == nil else { throw ProtocolError(.conflict, "already a contact") }
         try ensureRoom(for: me, maxContacts: maxContacts, whose: "you already have")
         try ensureRoom(for: other, maxContacts: maxContacts, whose: "that user already has")
-        step.save(ContactRecord(userID: userID, contactID: otherID, isResponder: isResponder,
-                                isDependent: isDependent, addedAt: step.now))
+        let mine = ContactRecord(userID: userID, contactID: otherID, isResponder: isResponder,
+                                 isDependent: isDependent, addedAt: step.now)
+        step.save(mine)
         step.notify(userID, .added, "You added \(other.user.name).", about: otherID)
-        step.save(ContactRecord(userID: otherID, contactID: userID, isResponder: isDependent,
-                                isDependent: isResponder, addedAt: step.now))
+        step.save(mine.mirrored)
         step.notify(otherID, .added, "\(me.user.name) added you.", about: userID)
         return ["contact": step.view(of: otherID, for: userID)?.json ?? .null]
     }
@@ -48,24 +48,16 @@ enum ContactRules {
     /// whose sender no longer watches over its recipient is withdrawn.
     static func setRoles(of contactID: String, by userID: String, isResponder: Bool, isDependent: Bool,
                          in step: inout Step) throws(ProtocolError) -> JSONObject {
-        var (mine, theirs) = try step.relationship(of: userID, with: contactID)
+        var mine = try step.relationship(of: userID, with: contactID).mine
         guard mine.isResponder != isResponder || mine.isDependent != isDependent else {
             return ["contact": step.view(of: contactID, for: userID)?.json ?? .null]
         }
         mine.isResponder = isResponder
         mine.isDependent = isDependent
-        theirs.isResponder = isDependent
-        theirs.isDependent = isResponder
-        // A ping goes only from a responder to their dependent.
-        if !mine.isDependent {
-            mine.outgoingPing = nil
-            theirs.incomingPing = nil
-        }
-        if !theirs.isDependent {
-            theirs.outgoingPing = nil
-            mine.incomingPing = nil
-        }
-        step.save(mine, theirs)
+        // A ping goes only from a responder to their dependent, either way.
+        if !mine.isDependent { mine.outgoingPing = nil }
+        if !mine.isResponder { mine.incomingPing = nil }
+        step.saveBothSides(mine)
         let (phrase, myName, theirName) = (mine.role.phrase, try step.account(userID).user.name,
                                            try step.account(contactID).user.name)
         step.notify(userID, .role, "You changed \(theirName)'s role to \(phrase).", about: contactID)

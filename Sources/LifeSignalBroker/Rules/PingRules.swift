@@ -5,12 +5,11 @@ enum PingRules {
     static func send(to contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
         -> JSONObject
     {
-        var (mine, theirs) = try step.relationship(of: userID, with: contactID)
+        var mine = try step.relationship(of: userID, with: contactID).mine
         guard mine.isDependent else { throw notYourDependent }
         let ping = PendingPing(id: Credentials.newID(prefix: "p"), sentAt: step.now)
         mine.outgoingPing = ping
-        theirs.incomingPing = ping
-        step.save(mine, theirs)
+        step.saveBothSides(mine)
         let myName = try step.account(userID).user.name
         step.notify(contactID, .ping, "\(myName) pinged you.", about: userID, pingID: ping.id)
         return ["pingId": .string(ping.id)]
@@ -19,11 +18,10 @@ enum PingRules {
     static func respond(to contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
         -> JSONObject
     {
-        var (mine, theirs) = try step.relationship(of: userID, with: contactID)
+        var mine = try step.relationship(of: userID, with: contactID).mine
         guard let ping = mine.incomingPing else { throw .notFound("no pending ping from that contact") }
         mine.incomingPing = nil
-        theirs.outgoingPing = nil
-        step.save(mine, theirs)
+        step.saveBothSides(mine)
         let myName = try step.account(userID).user.name
         step.notify(contactID, .pingResponse, "\(myName) responded to your ping.", about: userID, pingID: ping.id)
         return [:]
@@ -33,11 +31,10 @@ enum PingRules {
     static func clear(to contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
         -> JSONObject
     {
-        var (mine, theirs) = try step.relationship(of: userID, with: contactID)
+        var mine = try step.relationship(of: userID, with: contactID).mine
         guard mine.outgoingPing != nil else { throw .notFound("no pending ping to that contact") }
         mine.outgoingPing = nil
-        theirs.incomingPing = nil
-        step.save(mine, theirs)
+        step.saveBothSides(mine)
         return [:]
     }
 

@@ -63,10 +63,10 @@ public struct Step: Sendable {
         }
     }
 
-    /// Stores both sides of a relationship, the user's first.
-    mutating func save(_ mine: ContactRecord, _ theirs: ContactRecord) {
+    /// Stores both sides of a relationship, the user's first; the contact's is derived from it.
+    mutating func saveBothSides(_ mine: ContactRecord) {
         save(mine)
-        save(theirs)
+        save(mine.mirrored)
     }
 
     /// Deletes one side of a relationship; `contact.removed` to its holder's devices.

@@ -1,6 +1,6 @@
 /// The one stored row of a relationship (schema v7), of which each side's `ContactRecord` is a
-/// view. Its ends are ordered by the bytes of their ids, as SQLite compares them, so both sides'
-/// records name the same row and write the same values to it.
+/// view. Its ends are ordered by the bytes of their ids, as SQLite compares them, and its fields
+/// are the low end's view, so both sides' records name the same row and write the same values.
 struct RelationshipRow: Equatable {
     var lowID: String
     var highID: String
@@ -12,26 +12,22 @@ struct RelationshipRow: Equatable {
     var pingToHigh: PendingPing?
 
     init(_ record: ContactRecord) {
-        let (low, high) = Self.ends(record.userID, record.contactID)
-        lowID = low
-        highID = high
-        addedAt = record.addedAt
-        if Self.isLow(record.userID, beside: record.contactID) {
-            (highWatchesLow, lowWatchesHigh) = (record.isResponder, record.isDependent)
-            (pingToLow, pingToHigh) = (record.incomingPing, record.outgoingPing)
-        } else {
-            (highWatchesLow, lowWatchesHigh) = (record.isDependent, record.isResponder)
-            (pingToLow, pingToHigh) = (record.outgoingPing, record.incomingPing)
-        }
+        let low = Self.isLow(record.userID, beside: record.contactID) ? record : record.mirrored
+        lowID = low.userID
+        highID = low.contactID
+        highWatchesLow = low.isResponder
+        lowWatchesHigh = low.isDependent
+        addedAt = low.addedAt
+        pingToLow = low.incomingPing
+        pingToHigh = low.outgoingPing
     }
 
     /// What `userID`, one of the ends, sees of the other.
     func record(for userID: String) -> ContactRecord {
-        userID.utf8.elementsEqual(lowID.utf8)
-            ? ContactRecord(userID: lowID, contactID: highID, isResponder: highWatchesLow, isDependent: lowWatchesHigh,
-                            addedAt: addedAt, incomingPing: pingToLow, outgoingPing: pingToHigh)
-            : ContactRecord(userID: highID, contactID: lowID, isResponder: lowWatchesHigh, isDependent: highWatchesLow,
-                            addedAt: addedAt, incomingPing: pingToHigh, outgoingPing: pingToLow)
+        let low = ContactRecord(userID: lowID, contactID: highID, isResponder: highWatchesLow,
+                                isDependent: lowWatchesHigh, addedAt: addedAt, incomingPing: pingToLow,
+                                outgoingPing: pingToHigh)
+        return userID.utf8.elementsEqual(lowID.utf8) ? low : low.mirrored
     }
 
     /// The two ids, the one whose UTF-8 bytes sort first (SQLite's BINARY collation) first.

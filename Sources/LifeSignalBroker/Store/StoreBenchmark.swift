@@ -2,7 +2,7 @@ import Foundation
 import LifeSignalProtocol
 import LifeSignalUV
 
-/// The store alone under the writes `ping.send` makes (two contact rows, three events, one
+/// The store alone under the writes `ping.send` makes (both sides of the relationship, three events, one
 /// notification, retention pruning), for `lsbroker bench-store`: CPU and bytes written per
 /// ping with no network and no load generator, so that store changes can be compared on a
 /// busy machine. Pings are submitted in waves of `batch` (one group commit each, about).

@@ -15,7 +15,8 @@ public enum StoreChange: Sendable {
     case appendEvent(userID: String, seq: Int64, body: ArraySlice<UInt8>)
     /// Drops events at or below `throughSeq` (retention).
     case pruneEvents(userID: String, throughSeq: Int64)
-    /// One side of a relationship; a request always writes both sides.
+    /// One side of a relationship; a request always writes both sides. SQLite keeps both in one
+    /// row (`RelationshipRow`), the cluster's PostgreSQL a row per side.
     case upsertContact(ContactRecord)
     case deleteContact(userID: String, contactID: String)
     case insertNotification(userID: String, Notification)
@@ -73,6 +74,12 @@ public struct ContactRecord: Sendable, Equatable {
         self.addedAt = addedAt
         self.incomingPing = incomingPing
         self.outgoingPing = outgoingPing
+    }
+
+    /// The other side of the same relationship: the contact's view of the user.
+    public var mirrored: ContactRecord {
+        ContactRecord(userID: contactID, contactID: userID, isResponder: isDependent, isDependent: isResponder,
+                      addedAt: addedAt, incomingPing: outgoingPing, outgoingPing: incomingPing)
     }
 }
 
