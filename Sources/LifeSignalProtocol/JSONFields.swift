@@ -13,6 +13,8 @@ public protocol JSONFieldWriter {
     mutating func field(_ key: StaticString, _ value: Bool)
     mutating func field(_ key: StaticString, strings: [String])
     mutating func field<Document: JSONFields>(_ key: StaticString, _ value: Document?)
+    /// A field of an object built at run time: its key is escaped like any string.
+    mutating func field(named key: String, _ value: JSONValue)
 }
 
 extension JSONFields {
@@ -52,6 +54,8 @@ struct JSONTreeWriter: JSONFieldWriter {
     mutating func field(_ key: StaticString, strings: [String]) { add(key, .array(strings.map(JSONValue.string))) }
     mutating func field<Document: JSONFields>(_ key: StaticString, _ value: Document?) { add(key, value?.json ?? .null) }
 
+    mutating func field(named key: String, _ value: JSONValue) { pairs.append((key, value)) }
+
     private mutating func add(_ key: StaticString, _ value: JSONValue) { pairs.append((key.description, value)) }
 }
 
@@ -61,12 +65,23 @@ struct JSONByteWriter: JSONFieldWriter {
     private var first = true
 
     private mutating func key(_ key: StaticString) {
-        if !first { buffer.append(Byte.comma) }
-        first = false
+        separate()
         buffer.append(Byte.quote)
         buffer.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
         buffer.append(Byte.quote)
         buffer.append(Byte.colon)
+    }
+
+    private mutating func separate() {
+        if !first { buffer.append(Byte.comma) }
+        first = false
+    }
+
+    mutating func field(named key: String, _ value: JSONValue) {
+        separate()
+        JSONValue.writeString(key, into: &buffer)
+        buffer.append(Byte.colon)
+        value.write(into: &buffer)
     }
 
     private mutating func null() { buffer.append(contentsOf: "null".utf8) }
