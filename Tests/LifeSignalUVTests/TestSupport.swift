@@ -19,11 +19,14 @@ final class Box<Value: Sendable>: Sendable {
 
 /// A weak reference the test can poll to see an object was released.
 final class WeakBox: @unchecked Sendable {
-    private let lock = Locked(())
-    private weak var object: AnyObject?
+    private struct Weak {
+        weak var object: AnyObject?
+    }
 
-    func set(_ object: AnyObject) { lock.withLock { _ in self.object = object } }
-    var isNil: Bool { lock.withLock { _ in object == nil } }
+    private let reference = Locked(Weak())
+
+    func set(_ object: AnyObject) { reference.withLock { $0.object = object } }
+    var isNil: Bool { reference.withLock { $0.object == nil } }
 }
 
 /// Polls `probe` until it returns a value; gives up after `timeout` (so a broken test fails, never hangs).

@@ -73,9 +73,7 @@ public struct JSONLogHandler: LogHandler {
 /// Whole lines to stderr, one `write` each under a lock, so that lines from several threads never
 /// interleave.
 public enum StandardErrorLines {
-    /// The lock holds the descriptor it guards. Around an empty `()` the compiler may move the
-    /// value's access checks out of the locked region, and ThreadSanitizer then reports them as a
-    /// race between two threads logging.
+    /// The descriptor the lock guards (`Locked` holds state, never `()`).
     private static let standardError = Locked(Int32(2))
 
     @Sendable public static func write(_ line: String) {
