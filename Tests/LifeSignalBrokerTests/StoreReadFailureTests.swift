@@ -62,20 +62,37 @@ struct StoreReadFailureTests {
     @Test func aMissedCheckInWhoseUserCannotBeLoadedIsProcessedOnceTheStoreRecovers() async throws {
         let broker = try InProcessBroker { $0.minCheckInIntervalSec = 1 }
         defer { broker.stop() }
+        // The deadline has to find Alice unloaded. A test starved of threads (as under TSan) may
+        // see her unloaded only after her deadline, which then found her loaded and proved
+        // nothing: such a try is started over with new users and a longer interval.
+        for interval: Int64 in [10, 20, 40] {
+            if try await missedCheckInOfAnUnloadableUser(on: broker, intervalSec: interval) { return }
+        }
+        Issue.record("Alice was never unloaded before her deadline")
+    }
+
+    /// One try; false if Alice was not seen unloaded before her deadline could fire.
+    func missedCheckInOfAnUnloadableUser(on broker: InProcessBroker, intervalSec: Int64) async throws -> Bool {
         let aliceRegistration = try await register("Alice", on: broker)
         let alice = try client(aliceRegistration, on: broker)
         let bob = try client(try await register("Bob", on: broker), on: broker)
         try await alice.connect()
         try await bob.connect()
         _ = try await bob.addContact(qrCode: aliceRegistration.user.qrCode, isResponder: false, isDependent: true)
-        // Alice checks in with a 10 s interval and goes offline: she is unloaded, so the deadline
-        // has to load her, which fails until the store recovers. The failure is set first (her
-        // session is loaded until she goes, so nothing loads her before): a test starved of
-        // threads, as under TSan, may resume after the deadline.
-        try await alice.updateProfile(checkInIntervalSec: 10)
-        broker.store.failing.withLock { $0.users = [aliceRegistration.user.id] }
+        try await alice.updateProfile(checkInIntervalSec: intervalSec)
+        // Set before the check-in: her session stays loaded until she goes, so nothing loads her
+        // before, and the failure is in place whenever the deadline comes.
+        broker.store.failing.withLock { $0 = ([aliceRegistration.user.id], 0) }
+        let checkedInNoEarlierThan = ContinuousClock.now
         try await alice.checkIn()
         await alice.close()
+        #expect(await poll { await !broker.isLoaded(aliceRegistration.user.id) }, "Alice was not unloaded")
+        // A second's margin for the broker's clock against this one.
+        guard ContinuousClock.now < checkedInNoEarlierThan + .seconds(intervalSec - 1) else {
+            broker.store.failing.withLock { $0 = ([], 0) }
+            await bob.close()
+            return false
+        }
 
         #expect(await poll { broker.store.failing.withLock { $0.failed } >= 2 }, "the deadline was not retried")
         #expect(await bob.state?.notifications.contains { $0.type == .nonResponsive } == false)
@@ -83,5 +100,6 @@ struct StoreReadFailureTests {
         #expect(await poll { await bob.state?.notifications.contains { $0.type == .nonResponsive } == true })
         #expect(await bob.state?.contacts[aliceRegistration.user.id]?.isNonResponsive == true)
         await bob.close()
+        return true
     }
 }

@@ -52,11 +52,16 @@ final class FaultyStore: BrokerStore {
     func close() { base.close() }
 }
 
+extension Broker {
+    func hasSession(for userID: String) -> Bool { users[userID] != nil }
+}
+
 /// A broker in this process, on its own loop thread and a temporary directory, so that a test
 /// can reach its store. Everything else is the real thing: clients connect over TCP.
 final class InProcessBroker: Sendable {
     let loop: EventLoop
     let store: FaultyStore
+    let broker: Broker
     let port: Int
     /// Where its store lives; another broker started on it later finds the same data.
     let directory: String
@@ -81,6 +86,7 @@ final class InProcessBroker: Sendable {
         let broker = Broker(configuration: configuration, store: store, loop: loop, logger: logger)
         self.loop = loop
         self.store = store
+        self.broker = broker
         let finished = self.finished
         let started = Locked<Result<Int, any Error>?>(nil)
         Thread.detachNewThread {
@@ -101,6 +107,11 @@ final class InProcessBroker: Sendable {
         // Bounded, so a broker that does not stop fails its test rather than hanging the suite.
         let deadline = ContinuousClock.now + .seconds(10)
         while !finished.withLock({ $0 }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
+    }
+
+    /// Whether the user's session is in the registry (loaded, or being loaded).
+    func isLoaded(_ userID: String) async -> Bool {
+        await broker.hasSession(for: userID)
     }
 
     static func newDirectory() -> String {
