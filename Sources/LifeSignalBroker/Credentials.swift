@@ -31,15 +31,15 @@ public enum Credentials {
         /// The last order value given out: ids made later in this process sort after it.
         var lastOrder: UInt64 = 0
 
-        mutating func take(_ count: Int) -> [UInt8] {
-            precondition(count <= bytes.count)
-            if next + count > bytes.count {
+        /// The next 64 random bits, the pool's bytes read in order (most significant first).
+        mutating func take64() -> UInt64 {
+            if next + 8 > bytes.count {
                 // glibc's arc4random_buf: the kernel CSPRNG (getrandom), one call for the whole refill.
                 bytes.withUnsafeMutableBytes { arc4random_buf($0.baseAddress!, $0.count) }
                 next = 0
             }
-            defer { next += count }
-            return Array(bytes[next..<(next + count)])
+            defer { next += 8 }
+            return bytes[next..<(next + 8)].reduce(0) { $0 << 8 | UInt64($1) }
         }
 
         /// Milliseconds since 1970 above a 16-bit count, never below the last one: strictly
@@ -63,13 +63,28 @@ public enum Credentials {
     public static func newID(prefix: String) -> String { newID(prefix: prefix, nowMs: WallClock.nowMs()) }
 
     static func newID(prefix: String, nowMs: Int64) -> String {
-        let (order, random) = ids.withLock { source in (source.order(nowMs: nowMs), source.take(8)) }
-        return prefix + "_" + sortable(order) + encode(random, alphabet: base32Lower)
+        let (order, random) = ids.withLock { source in (source.order(nowMs: nowMs), source.take64()) }
+        return id(prefix: prefix, order: order, random: random)
     }
 
-    /// `value` as 12 digits of `sortableBase32` (60 bits; order values need 57), most significant first.
-    static func sortable(_ value: UInt64) -> String {
-        String(decoding: (0..<12).reversed().map { sortableBase32[Int((value >> UInt64(5 * $0)) & 31)] }, as: UTF8.self)
+    /// `prefix_`, `order` as 12 digits of `sortableBase32` (60 bits; order values need 57) most
+    /// significant first, then `random` in base32 as `encode` writes its 8 bytes: written
+    /// straight into the string's storage, the one allocation an id costs (two per ping).
+    static func id(prefix: String, order: UInt64, random: UInt64) -> String {
+        let prefix = prefix.utf8
+        return String(unsafeUninitializedCapacity: prefix.count + 1 + 12 + 13) { out in
+            var count = 0
+            func put(_ byte: UInt8) {
+                out[count] = byte
+                count += 1
+            }
+            for byte in prefix { put(byte) }
+            put(UInt8(ascii: "_"))
+            for shift in stride(from: 55, through: 0, by: -5) { put(sortableBase32[Int(order >> UInt64(shift) & 31)]) }
+            for shift in stride(from: 59, through: 4, by: -5) { put(base32Lower[Int(random >> UInt64(shift) & 31)]) }
+            put(base32Lower[Int(random & 15) << 1])
+            return count
+        }
     }
 
     /// 12 characters of a 32-letter alphabet: 60 bits, unguessable by trying.

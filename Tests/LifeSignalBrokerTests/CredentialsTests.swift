@@ -57,10 +57,22 @@ import Testing
         #expect(tails.count == ids.count)
     }
 
-    @Test func sortableDigitsKeepNumericOrderAsText() {
-        let values: [UInt64] = [0, 1, 31, 32, 1 << 40, (1 << 57) - 1, 1 << 57]
-        let encoded = values.map(Credentials.sortable)
-        #expect(encoded == encoded.sorted())
-        #expect(encoded.allSatisfy { $0.count == 12 })
+    @Test func orderDigitsKeepNumericOrderAsText() {
+        let orders: [UInt64] = [0, 1, 31, 32, 1 << 40, (1 << 57) - 1, 1 << 57]
+        let ids = orders.map { Credentials.id(prefix: "n", order: $0, random: 0) }
+        #expect(ids == ids.sorted())
+        #expect(ids.allSatisfy { $0.count == 27 })
+        #expect(ids[1] == "n_222222222223aaaaaaaaaaaaa")
+    }
+
+    @Test func theRandomTailIsTheBase32OfItsBytes() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<1_000 {
+            let random = generator.next() as UInt64
+            let bytes = (0..<8).reversed().map { UInt8(truncatingIfNeeded: random >> UInt64(8 * $0)) }
+            let id = Credentials.id(prefix: "p", order: generator.next() >> 7, random: random)
+            #expect(id.suffix(13) == Credentials.encode(bytes, alphabet: Credentials.base32Lower))
+            #expect(id.hasPrefix("p_") && id.count == 27)
+        }
     }
 }
