@@ -2,14 +2,46 @@ import LifeSignalProtocol
 
 /// One request's run of the rules over the accounts it touches: the rules read and change
 /// `accounts` and record their effects. No socket, no actor, no store: a plain value.
+///
+/// The accounts are changed in place, so an executor can move them in and out without a copy;
+/// `run` puts back what the rules changed when they throw.
 public struct Step: Sendable {
     public let now: Int64
     public private(set) var accounts: [String: Account]
     public private(set) var effects: [RuleEffect] = []
+    /// Each user's document before this step first replaced it.
+    public private(set) var usersBefore: [String: User] = [:]
+    /// What each change to a side of a relationship replaced, in order: undone in reverse.
+    private var contactsBefore: [(userID: String, contactID: String, record: ContactRecord?)] = []
 
     public init(now: Int64, accounts: some Sequence<Account>) {
         self.now = now
         self.accounts = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        // A ping records five effects; grown one by one, the array is allocated four times.
+        effects.reserveCapacity(8)
+    }
+
+    /// Runs `rules` over this step. If they throw, the accounts are as they were before and no
+    /// effect is recorded: a refused request has changed nothing.
+    public mutating func run<Result>(_ rules: (inout Step) throws(ProtocolError) -> Result) throws(ProtocolError)
+        -> Result
+    {
+        do {
+            return try rules(&self)
+        } catch {
+            for (userID, contactID, record) in contactsBefore.reversed() {
+                accounts[userID]?.contacts[contactID] = record
+            }
+            for (userID, user) in usersBefore { accounts[userID]?.user = user }
+            (effects, usersBefore, contactsBefore) = ([], [:], [])
+            throw error
+        }
+    }
+
+    /// Hands the accounts over (to the executor that lent them), leaving none here.
+    public mutating func takeAccounts() -> [String: Account] {
+        defer { accounts = [:] }
+        return accounts
     }
 
     /// The account of `userID`, which the executor must have given this step.
@@ -40,6 +72,7 @@ public struct Step: Sendable {
     /// executor loads every contact who can).
     mutating func replaceUser(_ updated: User) {
         guard let before = accounts[updated.id]?.user else { return }
+        if usersBefore[updated.id] == nil { usersBefore[updated.id] = before }
         accounts[updated.id]?.user = updated
         effects.append(.store(.updateUser(updated)))
         effects.append(.event(userID: updated.id, name: EventName.userUpdated, data: .user(updated)))
@@ -56,7 +89,8 @@ public struct Step: Sendable {
 
     /// Stores one side of a relationship; `contact.updated` to its holder's devices.
     mutating func save(_ record: ContactRecord) {
-        accounts[record.userID]?.contacts[record.contactID] = record
+        let before = accounts[record.userID]?.contacts.updateValue(record, forKey: record.contactID)
+        remember(record.userID, record.contactID, before)
         effects.append(.store(.upsertContact(record)))
         if let shown = view(of: record.contactID, for: record.userID) {
             effects.append(.event(userID: record.userID, name: EventName.contactUpdated, data: .contact(shown)))
@@ -69,9 +103,15 @@ public struct Step: Sendable {
         save(mine.mirrored)
     }
 
+    private mutating func remember(_ userID: String, _ contactID: String, _ before: ContactRecord?) {
+        if contactsBefore.isEmpty { contactsBefore.reserveCapacity(4) }  // both sides, once or twice
+        contactsBefore.append((userID, contactID, before))
+    }
+
     /// Deletes one side of a relationship; `contact.removed` to its holder's devices.
     mutating func drop(_ contactID: String, of userID: String) {
-        accounts[userID]?.contacts[contactID] = nil
+        let before = accounts[userID]?.contacts.removeValue(forKey: contactID)
+        remember(userID, contactID, before)
         effects.append(.store(.deleteContact(userID: userID, contactID: contactID)))
         effects.append(.event(userID: userID, name: EventName.contactRemoved, data: ["contactId": .string(contactID)]))
     }

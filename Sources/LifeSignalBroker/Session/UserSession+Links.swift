@@ -17,17 +17,28 @@ extension UserSession {
     /// One step of the rules over this user and the loaded ones of `others`, applied to memory
     /// and recorded in `mutation`. A rule that throws has changed nothing. Memory takes exactly
     /// the changes the store is given, in their order, so the two cannot tell different stories.
+    ///
+    /// The accounts move into the step and back: the rules change them in place, where a copy
+    /// would have copied each changed user's whole contacts table on its first write.
     func step<Result>(involving others: Set<String>, _ mutation: inout Mutation,
                       _ rules: (inout Step) throws(ProtocolError) -> Result) throws(ProtocolError) -> Result {
         var sessions = [userID: self]
         for id in others { if let other = session(of: id) { sessions[id] = other } }
-        var step = Step(now: mutation.now, accounts: sessions.values.map { $0.onLoop { $0.account } })
-        let result = try rules(&step)
+        var step = Step(now: mutation.now, accounts: sessions.values.map { $0.onLoop { $0.lendAccount() } })
+        let result: Result
+        do throws(ProtocolError) {
+            result = try step.run(rules)
+        } catch {
+            Self.giveBack(step.takeAccounts(), to: sessions)
+            throw error
+        }
+        Self.giveBack(step.takeAccounts(), to: sessions)
+        var usersBefore = step.usersBefore
         for effect in step.effects {
             switch effect {
             case .store(let change):
                 mutation.changes.append(change)
-                Self.remember(change, in: sessions)
+                Self.followUp(change, usersBefore: &usersBefore, in: sessions)
             case .event(let userID, let name, let data):
                 sessions[userID]?.onLoop { $0.emit(name, data, into: &mutation) }
             case .notification(let userID, let notification):
@@ -37,31 +48,42 @@ extension UserSession {
         return result
     }
 
-    private static func remember(_ change: StoreChange, in sessions: [String: UserSession]) {
+    /// The account, for a step to change in place; the session holds none until it is given back.
+    private func lendAccount() -> Account {
+        defer { account = .lent }
+        return account
+    }
+
+    private static func giveBack(_ accounts: consuming [String: Account], to sessions: [String: UserSession]) {
+        for (id, session) in sessions {
+            if let account = accounts.removeValue(forKey: id) { session.onLoop { $0.account = account } }
+        }
+    }
+
+    /// What follows in memory from a change the step made to an account: the deadline scheduler
+    /// and the fallback copies other sessions keep of a document.
+    /// A user's document is followed up once, at its first change, against what the step made
+    /// of it in the end (`usersBefore` keeps those not yet followed up).
+    private static func followUp(_ change: StoreChange, usersBefore: inout [String: User],
+                                 in sessions: [String: UserSession]) {
         switch change {
         case .updateUser(let user):
-            sessions[user.id]?.onLoop { $0.adopt(user) }
+            guard let before = usersBefore.removeValue(forKey: user.id) else { return }
+            sessions[user.id]?.onLoop { $0.followUserChange(from: before) }
         case .upsertContact(let record):
-            let mirror = sessions[record.contactID]?.onLoop { ContactMirror(of: $0.user) }
-            sessions[record.userID]?.onLoop { session in
-                session.account.contacts[record.contactID] = record
-                if let mirror { session.lastKnown[record.contactID] = mirror }
-            }
+            guard let mirror = sessions[record.contactID]?.onLoop({ ContactMirror(of: $0.user) }) else { return }
+            sessions[record.userID]?.onLoop { $0.lastKnown[record.contactID] = mirror }
         case .deleteContact(let userID, let contactID):
-            sessions[userID]?.onLoop { session in
-                session.account.contacts[contactID] = nil
-                session.lastKnown[contactID] = nil
-            }
+            sessions[userID]?.onLoop { $0.lastKnown[contactID] = nil }
         default:
             break
         }
     }
 
-    /// Takes the user's new document, keeping what follows from it in step: the deadline
-    /// scheduler, and every loaded contact's fallback copy of it.
-    private func adopt(_ updated: User) {
-        let before = account.user
-        account.user = updated
+    /// The user's document changed from `before` to the one their account now holds: keeps the
+    /// deadline scheduler and every loaded contact's fallback copy of it in step.
+    private func followUserChange(from before: User) {
+        let updated = user
         if updated.checkInDeadline != before.checkInDeadline || updated.isNonResponsive != before.isNonResponsive {
             broker.onLoop { $0.deadlineChanged(for: updated) }
         }
@@ -94,4 +116,10 @@ extension UserSession {
 
     /// This user's responders: the contacts who watch over them.
     var responderIDs: Set<String> { account.responderIDs }
+}
+
+private extension Account {
+    /// What a session holds while a step has its account: nothing reads it then (the rules
+    /// run on the step, and the account is back before anything else runs on the loop).
+    static let lent = Account(user: User(id: "", name: "", qrCode: "", createdAt: 0), contacts: [:])
 }
