@@ -37,7 +37,12 @@ let package = Package(
         ),
         .target(
             name: "LifeSignalUV",
-            dependencies: ["CLibUV"],
+            dependencies: ["CLibUV", "LoopIsolation"],
+            swiftSettings: strictSwift6
+        ),
+        // The isolated side of LoopIsolated.onLoop; a module of its own (see RunIsolated.swift).
+        .target(
+            name: "LoopIsolation",
             swiftSettings: strictSwift6
         ),
         .target(
