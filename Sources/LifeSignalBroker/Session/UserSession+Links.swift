@@ -61,9 +61,9 @@ extension UserSession {
     }
 
     /// What follows in memory from a change the step made to an account: the deadline scheduler
-    /// and the fallback copies other sessions keep of a document.
-    /// A user's document is followed up once, at its first change, against what the step made
-    /// of it in the end (`usersBefore` keeps those not yet followed up).
+    /// and the fallback copies other sessions keep of a document. A user's document is followed
+    /// up once, at its first change, against what the step made of it in the end (`usersBefore`
+    /// holds the documents not yet followed up).
     private static func followUp(_ change: StoreChange, usersBefore: inout [String: User],
                                  in sessions: [String: UserSession]) {
         switch change {
