@@ -7,6 +7,9 @@
 # cost of a ping with the set-up and start-up taken out.
 #   bench/ping-instructions.sh BIN_DIR... (each holding release builds of lsbroker and lsclient)
 # The writer's count depends on how pings fall into group commits, so it varies more than the loop's.
+# The difference can move by a few percent between repeats of one build; the loop thread's total
+# of the long run (same pings, same set-up for every build) is printed too, and compares builds
+# more steadily.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 short=${LIFESIGNAL_INSTRUCTIONS_SHORT:-3}
@@ -51,5 +54,6 @@ for bin in "$@"; do
     read -r loop1 writer1 < <(count "$bin" "$short")
     read -r loop2 writer2 < <(count "$bin" "$long")
     pings=$(( (long - short) * rate ))
-    echo "$bin: loop $(( (loop2 - loop1) / pings )) instructions per ping, writer $(( (writer2 - writer1) / pings ))"
+    echo "$bin: loop $(( (loop2 - loop1) / pings )) instructions per ping, writer $(( (writer2 - writer1) / pings ));" \
+        "the loop's total over the ${long} s run: $loop2"
 done
