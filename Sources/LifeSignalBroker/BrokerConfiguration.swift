@@ -5,6 +5,7 @@
 /// | `host` (`--host`, `LSBROKER_HOST`) | 127.0.0.1 | address to listen on |
 /// | `port` (`--port`, `LSBROKER_PORT`) | 7420 | TCP port; 0 picks a free one |
 /// | `dataDirectory` (`--data-dir`, `LSBROKER_DATA_DIR`) | ./lifesignal-data | where the SQLite store lives |
+/// | `storeCacheMiB` (`--store-cache-mib`) | 64 | SQLite's page cache per store connection; the writer's keeps the store's hot pages up to it |
 /// | `maxFrameBytes` (`--max-frame-bytes`) | 65,536 | largest frame body accepted (PROTOCOL §1) |
 /// | `heartbeatMs` (`--heartbeat-ms`) | 30,000 | announced in `hello`; silence for 2× closes (§3) |
 /// | `helloTimeoutMs` (`--hello-timeout-ms`) | 10,000 | time a new connection has to say `hello` (§3) |
@@ -36,6 +37,7 @@ public struct BrokerConfiguration: Sendable {
     public var host = "127.0.0.1"
     public var port = 7420
     public var dataDirectory = "./lifesignal-data"
+    public var storeCacheMiB = SQLiteStore.defaultCacheMiB
     public var maxFrameBytes = 65_536
     public var heartbeatMs: Int64 = 30_000
     public var helloTimeoutMs: Int64 = 10_000
@@ -80,6 +82,7 @@ extension BrokerConfiguration {
             if !condition { throw Invalid(description: message) }
         }
         try require((0...65_535).contains(port), "port must be 0…65535")
+        try require((1...65_536).contains(storeCacheMiB), "store-cache-mib must be 1…65536")
         try require((2...16 * 1024 * 1024).contains(maxFrameBytes), "max-frame-bytes must be 2…16777216")
         try require(heartbeatMs >= 100, "heartbeat-ms must be at least 100")
         try require(helloTimeoutMs >= 100, "hello-timeout-ms must be at least 100")

@@ -56,11 +56,14 @@ public enum BrokerServer {
 
         static func open(_ configuration: BrokerConfiguration, loop: EventLoop, logger: Logger) throws -> Backend {
             guard let text = configuration.postgresURL else {
-                let store = try SQLiteStore(directory: configuration.dataDirectory) { work in loop.execute(work) }
+                let store = try SQLiteStore(
+                    directory: configuration.dataDirectory, cacheMiB: configuration.storeCacheMiB
+                ) { work in loop.execute(work) }
                 logger.info("store opened", metadata: [
                     "lifesignal.store": "sqlite", "lifesignal.path": "\(SQLiteStore.path(in: configuration.dataDirectory))",
                     "lifesignal.schema": "\(store.appliedMigrations.count)",
                     "lifesignal.schema.name": "\(store.appliedMigrations.last ?? "none")",
+                    "lifesignal.cache_mib": "\(configuration.storeCacheMiB)",
                 ])
                 return .embedded(store)
             }

@@ -18,6 +18,12 @@ struct Serve: ParsableCommand {
         name: .customLong("data-dir"),
         help: .setting("Directory of the SQLite store.", env: "DATA_DIR", default: Serve.defaults.dataDirectory))
     var dataDirectory: String?
+    @Option(
+        name: .customLong("store-cache-mib"),
+        help: .setting(
+            "SQLite page cache per store connection, in MiB; the writer's holds the hot pages.", env: "STORE_CACHE_MIB",
+            default: Serve.defaults.storeCacheMiB))
+    var storeCacheMiB: Int?
     @Option(help: .setting("Largest frame accepted, in bytes.", env: "MAX_FRAME_BYTES", default: Serve.defaults.maxFrameBytes))
     var maxFrameBytes: Int?
     @Option(help: .setting(
@@ -124,6 +130,7 @@ struct Serve: ParsableCommand {
         config.host = try environment.resolve(host, "HOST", config.host)
         config.port = try environment.resolve(port, "PORT", config.port)
         config.dataDirectory = try environment.resolve(dataDirectory, "DATA_DIR", config.dataDirectory)
+        config.storeCacheMiB = try environment.resolve(storeCacheMiB, "STORE_CACHE_MIB", config.storeCacheMiB)
         config.maxFrameBytes = try environment.resolve(maxFrameBytes, "MAX_FRAME_BYTES", config.maxFrameBytes)
         config.heartbeatMs = try environment.resolve(heartbeatMs, "HEARTBEAT_MS", config.heartbeatMs)
         config.helloTimeoutMs = try environment.resolve(helloTimeoutMs, "HELLO_TIMEOUT_MS", config.helloTimeoutMs)

@@ -60,6 +60,7 @@ struct CLIConventionsTests {
         let data = TemporaryDirectory("serve")
         #expect(try runBroker(["serve", "--port", "99999", "--data-dir", data.path]).status == 64)
         #expect(try runBroker(["serve", "--data-dir", data.path], environment: ["LSBROKER_PORT": "x"]).status == 64)
+        #expect(try runBroker(["serve", "--store-cache-mib", "0", "--data-dir", data.path]).status == 64)
     }
 
     @Test func brokerErrorsExit1AndConnectionFailuresExit2() throws {

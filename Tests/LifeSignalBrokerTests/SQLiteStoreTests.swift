@@ -142,6 +142,17 @@ import Testing
         store.close()
     }
 
+    @Test func everyConnectionsPageCacheIsBoundedAsConfigured() throws {
+        let store = try SQLiteStore(directory: directory, cacheMiB: 3) { work in work() }
+        let cacheSize = "PRAGMA cache_size"
+        #expect(try store.pool.write { db in try Int.fetchOne(db, sql: cacheSize) } == -3 * 1024)
+        #expect(try store.pool.read { db in try Int.fetchOne(db, sql: cacheSize) } == -3 * 1024)
+        store.close()
+        let byDefault = try openStore()
+        #expect(try byDefault.pool.read { db in try Int.fetchOne(db, sql: cacheSize) } == -1024 * SQLiteStore.defaultCacheMiB)
+        byDefault.close()
+    }
+
     @Test func manyConcurrentWritesAllCommitAndCompleteInOrder() async throws {
         let store = try openStore()
         let alice = user("Alice")

@@ -10,19 +10,28 @@ public final class SQLiteStore: BrokerStore {
     /// The schema's migrations applied, in order (the last names the version), for the log.
     public let appliedMigrations: [String]
 
+    /// Group commits write large batches; with a cache of a few MiB they spill dirty pages into
+    /// the WAL mid-transaction and read them back (docs/BENCHMARKS.md).
+    public static let defaultCacheMiB = 64
+
     /// Opens (creating if needed) `directory/lifesignal.sqlite` and runs pending migrations.
-    public convenience init(directory: String, scheduler: @escaping CompletionScheduler) throws {
-        try self.init(directory: directory, checkpoints: WALCheckpointer.Limits(), scheduler: scheduler)
+    /// `cacheMiB` bounds each connection's page cache: the writer's holds the pages it wrote, so
+    /// it grows with the store's hot data up to that bound.
+    public convenience init(
+        directory: String, cacheMiB: Int = defaultCacheMiB, scheduler: @escaping CompletionScheduler
+    ) throws {
+        try self.init(directory: directory, cacheMiB: cacheMiB, checkpoints: WALCheckpointer.Limits(), scheduler: scheduler)
     }
 
-    init(directory: String, checkpoints: WALCheckpointer.Limits, scheduler: @escaping CompletionScheduler) throws {
+    init(
+        directory: String, cacheMiB: Int = defaultCacheMiB, checkpoints: WALCheckpointer.Limits,
+        scheduler: @escaping CompletionScheduler
+    ) throws {
         try PrivateStoreFiles.prepare(directory: directory, databasePath: Self.path(in: directory))
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
-            // Group commits write large batches; with SQLite's default 8 MiB cache they spill
-            // dirty pages into the WAL mid-transaction and read them back.
-            try db.execute(sql: "PRAGMA cache_size = -65536")
+            try db.execute(sql: "PRAGMA cache_size = \(-1024 * cacheMiB)")
             // Checkpoints run on their own thread (WALCheckpointer), never inside a commit.
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
             // What a statement or savepoint may roll back (savepoints only when a batch is retried

@@ -6,7 +6,9 @@ import Testing
 @Suite("Broker logs", .serialized)
 struct BrokerLogTests {
     @Test func infoTellsStartStoreListenAFiredDeadlineAndStop() throws {
-        let broker = try BrokerProcess(arguments: ["--min-check-in-interval-sec", "1", "--log-level", "info"])
+        let broker = try BrokerProcess(arguments: [
+            "--min-check-in-interval-sec", "1", "--log-level", "info", "--store-cache-mib", "8",
+        ])
         let alice = try Person("Alice", port: broker.port)
         let bob = try Person("Bob", port: broker.port)
         alice.add(bob, responder: true, dependent: false)
@@ -27,6 +29,7 @@ struct BrokerLogTests {
             #expect(store.contains("lifesignal.store=sqlite"))
             #expect(store.contains("lifesignal.path=\(broker.dataDirectory.path)/lifesignal.sqlite"))
             #expect(store.contains("lifesignal.schema=7"))
+            #expect(store.contains("lifesignal.cache_mib=8"))
         }
         #expect(line("listening")?.contains("lifesignal.port=\(broker.port)") == true)
         let fired = try #require(line("deadline fired"))
