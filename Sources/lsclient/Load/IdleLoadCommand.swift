@@ -8,7 +8,9 @@ struct IdleLoadCommand: ParsableCommand {
         discussion: """
             With --broker-pid, the broker's VmRSS is read before the first device connects and again \
             once all are online and the warm-up is over (give it a few seconds to settle); the \
-            report shows both, the growth and the growth per device. Without it the report says \
+            report shows both, the growth and the growth per device, and the growth of its \
+            anonymous memory (RssAnon: heap, not the code and files the set-up faulted in once) \
+            per device in bytes. Without it the report says \
             they were not measured. One process may hold at most about 20,000 sockets (DESIGN §4): \
             for more devices run several processes against the same broker, each with its own \
             --device-offset and a --duration long enough to overlap; each reports the broker's RSS \

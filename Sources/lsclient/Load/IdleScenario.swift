@@ -4,8 +4,9 @@ import LifeSignalProtocol
 /// `heartbeatMs` the broker announced, unless given), spread evenly over the interval with the
 /// open-loop schedule. Measures what an online device costs the broker at rest: its RSS (VmRSS
 /// with `--broker-pid`) before the first device connected and once every device is online and
-/// the warm-up has let it settle, and the difference per device. The keepalives' round trips are
-/// the run's latency.
+/// the warm-up has let it settle, and the difference per device; and the same for its anonymous
+/// memory (RssAnon), which leaves out the code and mapped files the set-up faulted in once. The
+/// keepalives' round trips are the run's latency.
 final class IdleScenario: LoadScenario {
     /// nil: the broker's announced heartbeat.
     let keepaliveIntervalMs: Int64?
@@ -45,13 +46,19 @@ final class IdleScenario: LoadScenario {
         let before = run.brokerResidentBeforeSetupKiB.map(Double.init)
         let online = run.brokerResidentAtWindowStartKiB.map(Double.init)
         let delta = before.flatMap { before in online.map { $0 - before } }
+        let anonymousDelta = run.brokerAnonymousBeforeSetupKiB.flatMap { before in
+            run.brokerAnonymousAtWindowStartKiB.map { Double($0 - before) }
+        }
+        let perDevice = Double(max(1, run.devices.count))
         return [
             .kibibytes("brokerRssBeforeSetupKiB", "lsbroker RSS before set-up", before, missing: missing),
             .kibibytes("brokerRssOnlineKiB", "lsbroker RSS with every device online (after the warm-up)", online,
                        missing: missing),
             .kibibytes("brokerRssDeltaKiB", "lsbroker RSS growth", delta, missing: missing),
             .kibibytes("brokerRssPerDeviceKiB", "lsbroker RSS growth per online device",
-                       delta.map { $0 / Double(max(1, run.devices.count)) }, missing: missing),
+                       delta.map { $0 / perDevice }, missing: missing),
+            .bytes("brokerAnonymousPerDeviceBytes", "lsbroker anonymous memory growth per online device",
+                   anonymousDelta.map { $0 * 1024 / perDevice }, missing: missing),
         ]
     }
 }

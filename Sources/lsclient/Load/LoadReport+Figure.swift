@@ -23,6 +23,13 @@ extension LoadReport {
                    text: NumberFormat.fixed(value, 2) + " s")
         }
 
+        /// Whole bytes; nil (not measured) is null with `missing` as its text.
+        static func bytes(_ key: String, _ label: String, _ value: Double?, missing: String) -> Figure {
+            guard let value else { return Figure(key: key, label: label, json: .null, text: missing) }
+            let rounded = Int(value.rounded())
+            return Figure(key: key, label: label, json: .int(Int64(rounded)), text: NumberFormat.grouped(rounded) + " B")
+        }
+
         /// KiB, shown as MiB when large; nil (not measured) is null with `missing` as its text.
         static func kibibytes(_ key: String, _ label: String, _ value: Double?, missing: String) -> Figure {
             guard let value else { return Figure(key: key, label: label, json: .null, text: missing) }

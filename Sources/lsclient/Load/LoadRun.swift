@@ -40,6 +40,9 @@ final class LoadRun: LoadDeviceDelegate {
     /// window started (every device online, the warm-up over).
     private(set) var brokerResidentBeforeSetupKiB: Int?
     private(set) var brokerResidentAtWindowStartKiB: Int?
+    /// The same for its anonymous memory (RssAnon).
+    private(set) var brokerAnonymousBeforeSetupKiB: Int?
+    private(set) var brokerAnonymousAtWindowStartKiB: Int?
 
     // Progress.
     private var progress = LoadProgress()
@@ -79,6 +82,7 @@ final class LoadRun: LoadDeviceDelegate {
 
     private func begin() throws {
         brokerResidentBeforeSetupKiB = settings.brokerPID.flatMap(ProcessUsage.residentKiB(pid:))
+        brokerAnonymousBeforeSetupKiB = settings.brokerPID.flatMap(ProcessUsage.anonymousKiB(pid:))
         let source = SourceAddresses(brokerHost: settings.broker.host)
         devices = (0..<settings.devices).map { index in
             let number = settings.deviceOffset + index
@@ -185,6 +189,7 @@ final class LoadRun: LoadDeviceDelegate {
         brokerCPUAtStart = settings.brokerPID.flatMap(ProcessUsage.cpu(pid:))
         brokerWrittenAtStart = settings.brokerPID.flatMap(ProcessUsage.storageWrittenBytes(pid:))
         brokerResidentAtWindowStartKiB = settings.brokerPID.flatMap(ProcessUsage.residentKiB(pid:))
+        brokerAnonymousAtWindowStartKiB = settings.brokerPID.flatMap(ProcessUsage.anonymousKiB(pid:))
         measureStartNs = MonotonicClock.nowNs()
         lastTickNs = measureStartNs
         lastTickResponses = 0

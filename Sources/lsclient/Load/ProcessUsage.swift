@@ -32,8 +32,18 @@ enum ProcessUsage {
 
     /// VmRSS of `pid` in KiB from /proc/PID/status, or nil.
     static func residentKiB(pid: Int32) -> Int? {
+        statusKiB(pid: pid, field: "VmRSS:")
+    }
+
+    /// RssAnon of `pid` in KiB: the resident part of its heap and other private memory, without
+    /// file-backed pages (its code, mapped files) that the first requests fault in once.
+    static func anonymousKiB(pid: Int32) -> Int? {
+        statusKiB(pid: pid, field: "RssAnon:")
+    }
+
+    private static func statusKiB(pid: Int32, field: String) -> Int? {
         guard let text = readFile("/proc/\(pid)/status") else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        for line in text.split(separator: "\n") where line.hasPrefix(field) {
             return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
         }
         return nil
