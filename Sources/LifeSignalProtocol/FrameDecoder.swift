@@ -8,16 +8,17 @@
 public struct FrameDecoder: Sendable {
     public let maxFrameBytes: Int
 
-    /// Bytes of a length prefix received so far, and how many (0…4).
+    /// Bytes of a length prefix received so far, and how many (0…4). Once `failed`, the bad
+    /// length, from which every later call makes the same error again instead of keeping it.
     private var header: UInt32 = 0
-    /// Beside `header`, where it takes no room of its own (a decoder per connection).
+    /// Beside `header`, where they take no room of their own (a decoder per connection).
     private var stopped = false
-    private var headerCount = 0
+    private var failed = false
+    private var headerCount: UInt8 = 0
     /// Body of the incomplete frame; allocated only once `header` is complete and checked.
     private var body: [UInt8] = []
     /// Checked length of the incomplete frame; 0 until its prefix is complete and checked.
     private var bodyLength = 0
-    private var failure: ProtocolError?
 
     public init(maxFrameBytes: Int = 65_536) {
         precondition(maxFrameBytes >= 2, "a frame body holds at least 2 bytes")
@@ -25,10 +26,10 @@ public struct FrameDecoder: Sendable {
     }
 
     /// Bytes held for an incomplete frame (length prefix included).
-    public var bufferedByteCount: Int { headerCount + body.count }
+    public var bufferedByteCount: Int { Int(headerCount) + body.count }
 
     /// True once a bad length was seen or `onFrame` stopped the decoder: further input is ignored.
-    public var isFinished: Bool { failure != nil || stopped }
+    public var isFinished: Bool { failed || stopped }
 
     /// Feeds bytes as they arrive and calls `onFrame` with each complete body, in order.
     ///
@@ -42,7 +43,7 @@ public struct FrameDecoder: Sendable {
         _ bytes: UnsafeRawBufferPointer,
         onFrame: (UnsafeRawBufferPointer) throws -> Bool
     ) throws {
-        if let failure { throw failure }
+        if failed, let error = lengthError(header) { throw error }
         if stopped { return }
         var offset = 0
 
@@ -117,23 +118,24 @@ public struct FrameDecoder: Sendable {
 
     /// Validates a length prefix; a bad one fails the decoder for good.
     private mutating func checkedLength(_ length: UInt32) throws(ProtocolError) -> Int {
-        let length = Int(length)
-        if length > maxFrameBytes {
-            let error = ProtocolError.frameTooLarge("frame length \(length) exceeds maxFrameBytes \(maxFrameBytes)")
-            fail(error)
+        if let error = lengthError(length) {
+            reset()
+            header = length
+            failed = true
             throw error
         }
-        if length < 2 {
-            let error = ProtocolError.badFrame("frame length \(length) is below 2")
-            fail(error)
-            throw error
-        }
-        return length
+        return Int(length)
     }
 
-    private mutating func fail(_ error: ProtocolError) {
-        failure = error
-        reset()
+    /// What a length prefix is wrong with, if anything.
+    private func lengthError(_ length: UInt32) -> ProtocolError? {
+        if length > maxFrameBytes {
+            return .frameTooLarge("frame length \(length) exceeds maxFrameBytes \(maxFrameBytes)")
+        }
+        if length < 2 {
+            return .badFrame("frame length \(length) is below 2")
+        }
+        return nil
     }
 
     /// Drops the partial frame and its buffer, so an idle connection holds no large allocation.

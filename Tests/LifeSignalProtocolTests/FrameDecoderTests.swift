@@ -101,6 +101,10 @@ struct FrameDecoderTests {
         #expect(error?.code == .frameTooLarge)
         #expect(frames == 0)
         #expect(decoder.bufferedByteCount == 0)
+        let again = #expect(throws: ProtocolError.self) {
+            try [UInt8]([0, 0]).withUnsafeBytes { try decoder.feed($0) { _ in frames += 1; return true } }
+        }
+        #expect(again == error)
     }
 
     @Test func hugeLengthIsRejectedWithoutAllocating() throws {
@@ -119,6 +123,10 @@ struct FrameDecoderTests {
             try [UInt8]([0, 0, 0, length, 0x7B]).withUnsafeBytes { try decoder.feed($0) { _ in true } }
         }
         #expect(error?.code == .badFrame)
+        let again = #expect(throws: ProtocolError.self) {
+            try FrameEncoder.frame(body: Array("{}".utf8)).withUnsafeBytes { try decoder.feed($0) { _ in true } }
+        }
+        #expect(again == error)
     }
 
     @Test func framesBeforeABadLengthAreDeliveredThenTheDecoderStaysFailed() throws {
