@@ -46,15 +46,18 @@ extension TCPConnection {
     private func start(to remote: SocketAddress, from sourceAddress: String?,
                        _ completion: @escaping (Result<TCPConnection, UVError>) -> Void) {
         do {
-            try startConnect(remote: remote, sourceAddress: sourceAddress)
-            connectCompletion = completion
+            try startConnect(remote: remote, sourceAddress: sourceAddress, completion)
         } catch {
             close()
             loop.runSoon { completion(.failure(error)) }
         }
     }
 
-    private func startConnect(remote: SocketAddress, sourceAddress: String?) throws(UVError) {
+    /// The completion rides on the connect request (its `data`), not on the connection: only an
+    /// outgoing connection ever has one, and the broker holds a connection per device.
+    private func startConnect(
+        remote: SocketAddress, sourceAddress: String?, _ completion: @escaping (Result<TCPConnection, UVError>) -> Void
+    ) throws(UVError) {
         if let sourceAddress {
             let local = try SocketAddress(host: sourceAddress, port: 0)
             try local.withSockAddr { (address) throws(UVError) in
@@ -62,25 +65,28 @@ extension TCPConnection {
             }
         }
         let request = UnsafeMutablePointer<uv_connect_t>.allocate(capacity: 1)
+        let box = Unmanaged.passRetained(ConnectCompletion(completion))
+        request.pointee.data = box.toOpaque()
         do {
             try remote.withSockAddr { (address) throws(UVError) in
                 try uvCheck(uv_tcp_connect(request, tcp, address) { request, status in
                     let request = request!
                     let data = uv_handle_get_data(ls_handle(request.pointee.handle))!
                     let connection = Unmanaged<TCPConnection>.fromOpaque(data).takeUnretainedValue()
+                    let completion = Unmanaged<ConnectCompletion>.fromOpaque(request.pointee.data).takeRetainedValue()
                     request.deallocate()
-                    connection.didConnect(status: status)
+                    connection.didConnect(status: status, completion.run)
                 }, "uv_tcp_connect")
             }
         } catch {
+            box.release()
             request.deallocate()
             throw error
         }
     }
 
-    private func didConnect(status: Int32) {
-        guard let completion = connectCompletion else { return }
-        connectCompletion = nil
+    /// libuv calls a connect request's callback exactly once, with ECANCELED if the handle closed.
+    private func didConnect(status: Int32, _ completion: (Result<TCPConnection, UVError>) -> Void) {
         if status < 0 {
             // ECANCELED when closed while connecting; the handle is already closing then.
             close()
@@ -89,5 +95,14 @@ extension TCPConnection {
             didEstablish()
             completion(.success(self))
         }
+    }
+}
+
+/// A connect's completion, kept by its uv_connect_t until the callback.
+private final class ConnectCompletion {
+    let run: (Result<TCPConnection, UVError>) -> Void
+
+    init(_ run: @escaping (Result<TCPConnection, UVError>) -> Void) {
+        self.run = run
     }
 }

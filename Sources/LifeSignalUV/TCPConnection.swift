@@ -24,11 +24,9 @@ public final class TCPConnection: LoopHandleOwner {
     /// Flushes since the last sweep (`startBusyPeriod`), saturating.
     var flushesThisPeriod: UInt8 = 0
     var closeWhenFlushed = false
-    /// uv_try_write and uv_write calls made by flushes; tests use it to show writes are batched.
-    var flushSyscallCount = 0
-
-    // Connect path (TCPConnection+Connect.swift).
-    var connectCompletion: ((Result<TCPConnection, UVError>) -> Void)?
+    /// uv_try_write and uv_write calls made by flushes, wrapping; beside the flags above, in the
+    /// room they leave before the next 8-byte field (a connection per device).
+    var flushSyscalls: UInt32 = 0
 
     /// A fresh, unconnected handle; the caller accepts or connects it.
     init(loop: EventLoop) throws(UVError) {
@@ -39,6 +37,9 @@ public final class TCPConnection: LoopHandleOwner {
         loop.liveConnections += 1
         loop.openConnectionCount += 1
     }
+
+    /// Tests use it to show writes are batched.
+    var flushSyscallCount: Int { Int(flushSyscalls) }
 
     var tcp: UnsafeMutablePointer<uv_tcp_t> { ls_tcp(rawHandle) }
     var stream: UnsafeMutablePointer<uv_stream_t> { ls_stream(rawHandle) }
