@@ -32,6 +32,9 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     private(set) var phase: Phase = .awaitingHello
     /// Reading stopped while held frames drain (`take`); beside `phase`, where it takes no room.
     private var isReadingPaused = false
+    /// Preparations under way (a hello's check, a query, then a load: they may nest), whose
+    /// requests' followers are `held`; beside the two above, in the room before `attachment`.
+    private var holds: Int32 = 0
     /// The device this connection was attached to, if it ever was: kept past `.closing`, so the
     /// device is detached however the connection ends.
     private(set) var attachment: Attachment?
@@ -42,7 +45,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     /// What each answer still due belongs to, for `RequestMetrics`; empty when metrics are off.
     @exclusivity(unchecked) private var inFlight = InFlightRequests()
     /// `requestRate` / `requestBurst` (§9 `rate_limited`).
-    private var requestBudget: TokenBucket
+    private var requestBudget = TokenBucket()
 
     /// The broker's, not copies: a connection per online device holds only what is its own.
     private var maxOutboundBytes: Int { broker.configuration.maxOutboundBytes }
@@ -53,7 +56,6 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         self.tcp = tcp
         self.broker = broker
         decoder = FrameDecoder(maxFrameBytes: configuration.maxFrameBytes)
-        requestBudget = TokenBucket(ratePerSecond: configuration.requestRate, burst: configuration.requestBurst)
         openedAtMs = tcp.loop.cachedNowMs
         lastHeardMs = openedAtMs
     }
@@ -85,7 +87,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     private func handleFrame(_ body: UnsafeRawBufferPointer, arrivedNs: UInt64) {
         // Every frame takes a token, also one answered bad_json or bad_request: abuse is abuse.
         // `lastHeardMs` is the loop's cached time of this read, so this costs no clock read.
-        let admitted = requestBudget.take(nowMs: lastHeardMs)
+        let admitted = requestBudget.take(nowMs: lastHeardMs, rate: broker.requestRate)
         let request: Request
         do {
             request = try Request.parse(body)
@@ -178,9 +180,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         }
     }
 
-    /// Preparations under way (a hello's check, a query, then a load: they may nest) and the
-    /// frames that arrived meanwhile, with their sizes.
-    private var holds = 0
+    /// The frames that arrived while `holds` > 0, with their sizes.
     private var held = Deque<(incoming: Incoming, size: Int)>()
     private var heldBytes = 0
 

@@ -37,7 +37,7 @@ extension UserSession {
         if let inWindow = notifications.notification(id: stored.id) { return inWindow }
         if let known = olderNotifications[stored.id] { return known }
         var result = stored
-        if let cutoff = readAllCutoff, stored.timestamp <= cutoff { result.isRead = true }
+        if stored.timestamp <= readAllCutoff { result.isRead = true }
         return result
     }
 

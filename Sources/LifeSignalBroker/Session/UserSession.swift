@@ -41,8 +41,9 @@ actor UserSession: LoopIsolated {
     /// Notifications older than the window that a request has read from the store since: their
     /// state here is the current one (nil: deleted), whatever an earlier read still in flight says.
     var olderNotifications: [String: Notification?] = [:]
-    /// When `notifications.readAll` last ran: anything stored before then is read.
-    var readAllCutoff: Int64?
+    /// When `notifications.readAll` last ran: anything stored before then is read. `Int64.min`
+    /// (never) rather than an optional, whose flag would take a word of its own here.
+    var readAllCutoff = Int64.min
     /// The newest committed events, for catch-ups served from memory.
     var recentEvents = RecentEvents()
 
