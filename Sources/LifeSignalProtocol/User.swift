@@ -11,7 +11,13 @@ public struct User: Sendable, Equatable, JSONFields {
     /// Null until the first check-in.
     public var checkInDeadline: Int64?
     public var isNonResponsive: Bool
-    public var alert: AlertInfo?
+    public var alert: AlertInfo? {
+        get { alertBox?.alert }
+        set { alertBox = newValue.map(AlertBox.init) }
+    }
+    /// The alert on the heap: a user without one, as nearly every user is at any time, holds a
+    /// word for it instead of 40 bytes (a loaded user per online device).
+    private var alertBox: AlertBox?
     public var preferences: Preferences
     public var createdAt: Int64
 
@@ -36,7 +42,7 @@ public struct User: Sendable, Equatable, JSONFields {
         self.lastCheckInAt = lastCheckInAt
         self.checkInDeadline = checkInDeadline
         self.isNonResponsive = isNonResponsive
-        self.alert = alert
+        self.alertBox = alert.map(AlertBox.init)
         self.preferences = preferences
         self.createdAt = createdAt
     }
@@ -69,12 +75,21 @@ public struct User: Sendable, Equatable, JSONFields {
         checkInDeadline = try object.optionalInt("checkInDeadline", in: context)
         isNonResponsive = try object.bool("isNonResponsive", in: context)
         if let alert = object["alert"], !alert.isNull {
-            self.alert = try AlertInfo(json: alert, context: "user.alert")
-        } else {
-            alert = nil
+            alertBox = AlertBox(try AlertInfo(json: alert, context: "user.alert"))
         }
         guard let preferences = object["preferences"] else { throw .badRequest("missing field 'user.preferences'") }
         self.preferences = try Preferences(json: preferences, context: "user.preferences")
         createdAt = try object.int("createdAt", in: context)
     }
+}
+
+/// An immutable `AlertInfo` behind a reference; setting `User.alert` replaces it.
+private final class AlertBox: Sendable, Equatable {
+    let alert: AlertInfo
+
+    init(_ alert: AlertInfo) {
+        self.alert = alert
+    }
+
+    static func == (lhs: AlertBox, rhs: AlertBox) -> Bool { lhs === rhs || lhs.alert == rhs.alert }
 }

@@ -35,6 +35,18 @@ struct DocumentTests {
         }
     }
 
+    /// `User.alert` lives behind a reference: still a value, compared by content.
+    @Test func aUsersAlertIsAValue() {
+        var copy = Self.fullUser
+        copy.alert?.message = "on my way"
+        #expect(Self.fullUser.alert?.message == "help")
+        #expect(copy.alert?.message == "on my way" && copy != Self.fullUser)
+        copy.alert = AlertInfo(id: "a_1", startedAt: 1_763_800_000_500, message: "help")
+        #expect(copy == Self.fullUser)
+        copy.alert = nil
+        #expect(copy != Self.fullUser && copy.json.objectValue?["alert"]?.isNull == true)
+    }
+
     @Test func userFieldsAndExplicitNulls() {
         #expect(Self.bareUser.json.objectValue?.keys == [
             "id", "name", "phone", "qrCode", "checkInIntervalSec", "lastCheckInAt", "checkInDeadline",
