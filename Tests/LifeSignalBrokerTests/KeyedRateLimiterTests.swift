@@ -15,10 +15,11 @@ import Testing
     }
 
     @Test func hasTokenAgreesWithTake() {
-        var bucket = TokenBucket(ratePerSecond: 10, burst: 2)
+        let rate = TokenBucket.Rate(ratePerSecond: 10, burst: 2)
+        var bucket = TokenBucket()
         for now: UInt64 in [0, 0, 0, 50, 100, 100, 250, 250, 250] {
-            let expected = bucket.hasToken(nowMs: now)
-            let taken = bucket.take(nowMs: now)
+            let expected = bucket.hasToken(nowMs: now, rate: rate)
+            let taken = bucket.take(nowMs: now, rate: rate)
             #expect(taken == expected)
         }
     }

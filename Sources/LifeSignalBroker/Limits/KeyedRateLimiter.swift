@@ -6,28 +6,28 @@
 struct KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
     static var maxEntries: Int { 100_000 }
 
-    private let template: TokenBucket
+    private let rate: TokenBucket.Rate
     private var buckets: [Key: TokenBucket] = [:]
     private var sweepAt = 1_024
 
     init(ratePerSecond: Double, burst: Int) {
-        template = TokenBucket(ratePerSecond: ratePerSecond, burst: burst)
+        rate = TokenBucket.Rate(ratePerSecond: ratePerSecond, burst: burst)
     }
 
-    var isEnabled: Bool { template.isEnabled }
+    var isEnabled: Bool { rate.isEnabled }
     var count: Int { buckets.count }
 
     /// Takes a token for `key` at `nowMs`; false when its bucket is empty.
     mutating func take(_ key: Key, nowMs: UInt64) -> Bool {
-        guard template.isEnabled else { return true }
-        if let index = buckets.index(forKey: key) { return buckets.values[index].take(nowMs: nowMs) }
+        guard rate.isEnabled else { return true }
+        if let index = buckets.index(forKey: key) { return buckets.values[index].take(nowMs: nowMs, rate: rate) }
         if buckets.count >= sweepAt {
             buckets = buckets.filter { !$0.value.isFull(nowMs: nowMs) }
             sweepAt = max(1_024, 2 * buckets.count)
         }
         guard buckets.count < Self.maxEntries else { return false }
-        var bucket = template
-        let taken = bucket.take(nowMs: nowMs)
+        var bucket = TokenBucket()
+        let taken = bucket.take(nowMs: nowMs, rate: rate)
         buckets[key] = bucket
         return taken
     }
@@ -35,6 +35,6 @@ struct KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
     /// Whether `take` would succeed now, without taking: for limits that count only failures,
     /// checked before the request runs and charged after it failed.
     func hasToken(_ key: Key, nowMs: UInt64) -> Bool {
-        buckets[key]?.hasToken(nowMs: nowMs) ?? true
+        buckets[key]?.hasToken(nowMs: nowMs, rate: rate) ?? true
     }
 }
