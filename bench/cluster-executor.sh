@@ -12,9 +12,14 @@ pgdir=$(mktemp -d "${TMPDIR:-/tmp}/bench-pg.XXXXXX")
 chmod 755 "$pgdir"
 trap 'scripts/throwaway-postgres stop "$pgdir"; rm -rf "$pgdir"' EXIT
 url=$(scripts/throwaway-postgres start "$pgdir")
-postgres_cpu() {  # seconds of CPU used so far by every process of this server (utime + stime)
-    local total=0 pid
-    for pid in $(pgrep -f -- "-D $pgdir/data" || true) $(pgrep -P "$(head -1 "$pgdir/data/postmaster.pid")" || true); do
+# Clock ticks of CPU used so far by every process of this server: the postmaster's own and its
+# reaped children's (cutime + cstime: the backends of connections already closed, as the bench's
+# are by the time it ends), and the live children's.
+postgres_cpu() {
+    local postmaster total pid
+    postmaster=$(head -1 "$pgdir/data/postmaster.pid")
+    total=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$postmaster/stat")
+    for pid in $(pgrep -P "$postmaster" || true); do
         [ -r "/proc/$pid/stat" ] && total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
     done
     echo "$total"
