@@ -31,7 +31,7 @@ extension TCPConnection {
 
     /// One uv_try_write of `bytes`, counted as a flush: what the kernel took, or an error code.
     private func tryWrite(_ bytes: UnsafeRawBufferPointer) -> Int32 {
-        flushSyscalls &+= 1
+        flushSyscallCount &+= 1
         if flushesThisPeriod < .max { flushesThisPeriod += 1 }
         var buffer = uv_buf_init(
             UnsafeMutablePointer(mutating: bytes.baseAddress!.assumingMemoryBound(to: CChar.self)), UInt32(bytes.count))
@@ -97,7 +97,7 @@ extension TCPConnection {
             }
             let request = block.bindMemory(to: uv_write_t.self, capacity: 1)
             var buffer = uv_buf_init(payload.assumingMemoryBound(to: CChar.self), UInt32(count))
-            flushSyscalls &+= 1
+            flushSyscallCount &+= 1
             let rc = uv_write(request, stream, &buffer, 1) { request, status in
                 let request = request!
                 let data = uv_handle_get_data(ls_handle(request.pointee.handle))!

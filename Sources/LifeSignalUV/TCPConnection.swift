@@ -24,9 +24,10 @@ public final class TCPConnection: LoopHandleOwner {
     /// Flushes since the last sweep (`startBusyPeriod`), saturating.
     var flushesThisPeriod: UInt8 = 0
     var closeWhenFlushed = false
-    /// uv_try_write and uv_write calls made by flushes, wrapping; beside the flags above, in the
-    /// room they leave before the next 8-byte field (a connection per device).
-    var flushSyscalls: UInt32 = 0
+    /// uv_try_write and uv_write calls made by flushes, wrapping; tests use it to show writes are
+    /// batched. 32 bits, beside the flags above, in the room they leave before the next 8-byte
+    /// field (a connection per device).
+    var flushSyscallCount: UInt32 = 0
 
     /// A fresh, unconnected handle; the caller accepts or connects it.
     init(loop: EventLoop) throws(UVError) {
@@ -37,9 +38,6 @@ public final class TCPConnection: LoopHandleOwner {
         loop.liveConnections += 1
         loop.openConnectionCount += 1
     }
-
-    /// Tests use it to show writes are batched.
-    var flushSyscallCount: Int { Int(flushSyscalls) }
 
     var tcp: UnsafeMutablePointer<uv_tcp_t> { ls_tcp(rawHandle) }
     var stream: UnsafeMutablePointer<uv_stream_t> { ls_stream(rawHandle) }

@@ -75,15 +75,15 @@ struct TCPConnectionTests {
     func writesAreBatchedPerIteration() async throws {
         let (runner, serverProbe, connection) = try await clientWithRecordingServer()
         let afterWrites = await runner.onLoop { () -> [Int] in
-            let before = connection.value.flushSyscallCount
+            let before = Int(connection.value.flushSyscallCount)
             for i in 0..<1000 { connection.value.write(pattern(8, seed: i)) }
             // A quiet connection's first writes go out at once; once it is busy the rest wait
             // for the one flush before the loop next blocks.
-            return [connection.value.flushSyscallCount - before, connection.value.bufferedBytes]
+            return [Int(connection.value.flushSyscallCount) - before, connection.value.bufferedBytes]
         }
         #expect(afterWrites.map { $0[0] <= 2 && $0[1] >= 8000 - 2 * 8 } == true)
         #expect(await waitUntil { serverProbe.byteCount >= 8000 })
-        let syscalls = await runner.onLoop { connection.value.flushSyscallCount }
+        let syscalls = await runner.onLoop { Int(connection.value.flushSyscallCount) }
         #expect(syscalls != nil && syscalls! >= 1 && syscalls! <= 3)
         #expect(await runner.onLoop { connection.value.bufferedBytes } == 0)
         #expect(await runner.shutdown() == "ok")
@@ -93,9 +93,9 @@ struct TCPConnectionTests {
     func aQuietConnectionWritesThrough() async throws {
         let (runner, serverProbe, connection) = try await clientWithRecordingServer()
         let afterWrite = await runner.onLoop { () -> [Int] in
-            let before = connection.value.flushSyscallCount
+            let before = Int(connection.value.flushSyscallCount)
             connection.value.write(pattern(800, seed: 1))
-            return [connection.value.flushSyscallCount - before, connection.value.bufferedBytes,
+            return [Int(connection.value.flushSyscallCount) - before, connection.value.bufferedBytes,
                     connection.value.outboundCapacity]
         }
         #expect(afterWrite == [1, 0, 0])
