@@ -34,7 +34,7 @@ public actor Broker: LoopIsolated {
 
     let configuration: BrokerConfiguration
     /// `requestRate` / `requestBurst`, which every connection's budget is taken at (§9 `rate_limited`).
-    let requestRate: TokenBucket.Rate
+    let requestBudgetRate: TokenBucket.Rate
     var users: [String: Entry] = [:]
     var connections: [UInt64: ClientConnection] = [:]
     /// Which loaded device holds each push token, so a token that moves is dropped at once.
@@ -93,7 +93,7 @@ public actor Broker: LoopIsolated {
     private init(configuration: BrokerConfiguration, store: BrokerStore?, cluster: ClusterExecutor?, loop: EventLoop,
                  logger: Logger, pushGateway: (any PushGateway)?) {
         self.configuration = configuration
-        requestRate = TokenBucket.Rate(ratePerSecond: configuration.requestRate, burst: configuration.requestBurst)
+        requestBudgetRate = TokenBucket.Rate(ratePerSecond: configuration.requestRate, burst: configuration.requestBurst)
         self.store = store
         self.cluster = cluster.map {
             ClusterNode(executor: $0, loop: loop, logger: logger, configuration: configuration)

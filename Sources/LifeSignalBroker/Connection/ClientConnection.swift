@@ -87,7 +87,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     private func handleFrame(_ body: UnsafeRawBufferPointer, arrivedNs: UInt64) {
         // Every frame takes a token, also one answered bad_json or bad_request: abuse is abuse.
         // `lastHeardMs` is the loop's cached time of this read, so this costs no clock read.
-        let admitted = requestBudget.take(nowMs: lastHeardMs, rate: broker.requestRate)
+        let admitted = requestBudget.take(nowMs: lastHeardMs, rate: broker.requestBudgetRate)
         let request: Request
         do {
             request = try Request.parse(body)
