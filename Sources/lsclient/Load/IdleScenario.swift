@@ -49,16 +49,16 @@ final class IdleScenario: LoadScenario {
         let anonymousDelta = run.brokerAnonymousBeforeSetupKiB.flatMap { before in
             run.brokerAnonymousAtWindowStartKiB.map { Double($0 - before) }
         }
-        let perDevice = Double(max(1, run.devices.count))
+        let deviceCount = Double(max(1, run.devices.count))
         return [
             .kibibytes("brokerRssBeforeSetupKiB", "lsbroker RSS before set-up", before, missing: missing),
             .kibibytes("brokerRssOnlineKiB", "lsbroker RSS with every device online (after the warm-up)", online,
                        missing: missing),
             .kibibytes("brokerRssDeltaKiB", "lsbroker RSS growth", delta, missing: missing),
             .kibibytes("brokerRssPerDeviceKiB", "lsbroker RSS growth per online device",
-                       delta.map { $0 / perDevice }, missing: missing),
+                       delta.map { $0 / deviceCount }, missing: missing),
             .bytes("brokerAnonymousPerDeviceBytes", "lsbroker anonymous memory growth per online device",
-                   anonymousDelta.map { $0 * 1024 / perDevice }, missing: missing),
+                   anonymousDelta.map { $0 * 1024 / deviceCount }, missing: missing),
         ]
     }
 }
