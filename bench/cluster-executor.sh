@@ -5,6 +5,7 @@
 #   bench/cluster-executor.sh [brokers=3] [pairs=1000] [in-flight=8] [seconds=10]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source bench/lib/postgres-cpu.sh
 brokers=${1:-3} pairs=${2:-1000} inflight=${3:-8} seconds=${4:-10}
 bin=${LIFESIGNAL_BENCH_BIN:-.build-release/release}
 [ -x "$bin/lsbroker" ] || swift build -c release --scratch-path .build-release --product lsbroker
@@ -12,25 +13,12 @@ pgdir=$(mktemp -d "${TMPDIR:-/tmp}/bench-pg.XXXXXX")
 chmod 755 "$pgdir"
 trap 'scripts/throwaway-postgres stop "$pgdir"; rm -rf "$pgdir"' EXIT
 url=$(scripts/throwaway-postgres start "$pgdir")
-# Clock ticks of CPU used so far by every process of this server: the postmaster's own and its
-# reaped children's (cutime + cstime: the backends of connections already closed, as the bench's
-# are by the time it ends), and the live children's.
-postgres_cpu() {
-    local postmaster total pid
-    postmaster=$(head -1 "$pgdir/data/postmaster.pid")
-    total=$(awk '{print $14 + $15 + $16 + $17}' "/proc/$postmaster/stat")
-    for pid in $(pgrep -P "$postmaster" || true); do
-        [ -r "/proc/$pid/stat" ] && total=$((total + $(awk '{print $14 + $15}' "/proc/$pid/stat")))
-    done
-    echo "$total"
-}
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); commit $(git rev-parse --short HEAD)"
 echo "run: $bin/lsbroker bench-cluster --postgres $url --brokers $brokers --pairs $pairs --in-flight $inflight --seconds $seconds"
-before=$(postgres_cpu)
+before=$(postgres_cpu_seconds "$pgdir/data")
 start=$(date +%s.%N)
 "$bin/lsbroker" bench-cluster --postgres "$url" --brokers "$brokers" --pairs "$pairs" --in-flight "$inflight" --seconds "$seconds"
 end=$(date +%s.%N)
-after=$(postgres_cpu)
-ticks=$(getconf CLK_TCK)
-awk -v a="$after" -v b="$before" -v t="$ticks" -v s="$start" -v e="$end" \
-    'BEGIN { printf "postgres cpu: %.2f s over %.2f s of wall (set-up included)\n", (a - b) / t, e - s }'
+after=$(postgres_cpu_seconds "$pgdir/data")
+awk -v a="$after" -v b="$before" -v s="$start" -v e="$end" \
+    'BEGIN { printf "postgres cpu: %.2f s over %.2f s of wall (set-up included)\n", a - b, e - s }'

@@ -106,15 +106,10 @@ cpu_seconds() {
     awk -v t="$total" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.2f", t / hz }'
 }
 cluster_broker_pids() { cat "$data_dir"/broker-*.pid; }
-postgres_pids() {
-    local postmaster
-    postmaster=$(head -n 1 "$data_dir/pg/data/postmaster.pid")
-    echo "$postmaster"
-    ps --ppid "$postmaster" -o pid= 2>/dev/null
-}
+source bench/lib/postgres-cpu.sh
 if (( cluster > 0 )); then
     brokers_cpu_before=$(cpu_seconds $(cluster_broker_pids))
-    postgres_cpu_before=$(cpu_seconds $(postgres_pids))
+    postgres_cpu_before=$(postgres_cpu_seconds "$data_dir/pg/data")
     run_started=$(date +%s.%N)
 fi
 
@@ -148,7 +143,7 @@ if (( cluster > 0 )); then
     # Over the whole lsclient run, set-up included (the window's figures above are broker 0's).
     seconds=$(awk -v a="$run_started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
     brokers_cpu=$(awk -v a="$brokers_cpu_before" -v b="$(cpu_seconds $(cluster_broker_pids))" 'BEGIN { printf "%.1f", b - a }')
-    postgres_cpu=$(awk -v a="$postgres_cpu_before" -v b="$(cpu_seconds $(postgres_pids))" 'BEGIN { printf "%.1f", b - a }')
+    postgres_cpu=$(awk -v a="$postgres_cpu_before" -v b="$(postgres_cpu_seconds "$data_dir/pg/data")" 'BEGIN { printf "%.1f", b - a }')
     {
         echo
         echo "| cluster, whole run ($seconds s, set-up included) | CPU seconds | share of one core |"
