@@ -14,7 +14,7 @@ import Testing
         let released = Locked(false)
         let sent = Locked<[String]>([])
         let metrics = RecordingMetrics()
-        let queue = FCMSendQueue(capacity: 2, maxConcurrentSends: 1, metrics: FCMMetrics(factory: metrics),
+        let queue = FCMSendQueue(capacity: 2, maxConcurrentSends: 1, metrics: PushMetrics(factory: metrics),
                                  logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }) { message in
             // The first send stalls, as a slow FCM would, until the test lets it go.
             while !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }

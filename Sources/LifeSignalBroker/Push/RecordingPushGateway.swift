@@ -1,13 +1,20 @@
 import Logging
 
 /// The default gateway: the store has already recorded each message with its notification,
-/// which is where `lsbroker pushes` reads them, so this only logs them.
+/// which is where `lsbroker pushes` reads them, so this only counts and logs them.
 public struct RecordingPushGateway: PushGateway {
     let logger: Logger
+    let metrics: PushMetrics
 
-    public init(logger: Logger) { self.logger = logger }
+    public init(logger: Logger) { self.init(logger: logger, metrics: PushMetrics()) }
+
+    init(logger: Logger, metrics: PushMetrics) {
+        self.logger = logger
+        self.metrics = metrics
+    }
 
     public func deliver(_ messages: [PushMessage]) {
+        metrics.count(.recorded, messages.count)
         for message in messages {
             logger.debug("push recorded", metadata: [
                 "lifesignal.user": "\(message.userID)", "lifesignal.device": "\(message.deviceID)",

@@ -24,7 +24,7 @@ public final class FCMPushGateway: PushGateway {
         configuration.httpVersion = .automatic
         configuration.timeout = .init(connect: .seconds(10), read: .seconds(30))
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        let metrics = FCMMetrics()
+        let metrics = PushMetrics()
         let feedback = self.feedback
         let tokens = FCMAccessTokens(account: settings.serviceAccount, client: client, logger: logger)
         let sender = FCMSender(

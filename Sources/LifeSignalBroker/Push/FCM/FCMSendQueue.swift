@@ -10,7 +10,7 @@ final class FCMSendQueue: Sendable {
 
     private let continuation: AsyncStream<PushMessage>.Continuation
     private let drain: Task<Void, Never>
-    private let metrics: FCMMetrics
+    private let metrics: PushMetrics
     private let logger: Logger
     /// Accepted and not yet finished, for `lifesignal_push_backlog`.
     private let backlog = Locked(0)
@@ -18,7 +18,7 @@ final class FCMSendQueue: Sendable {
     private let dropping = Locked(false)
     let capacity: Int
 
-    init(capacity: Int, maxConcurrentSends: Int = defaultMaxConcurrentSends, metrics: FCMMetrics,
+    init(capacity: Int, maxConcurrentSends: Int = defaultMaxConcurrentSends, metrics: PushMetrics,
          logger: Logger, send: @escaping @Sendable (PushMessage) async -> Void) {
         let (stream, continuation) = AsyncStream.makeStream(of: PushMessage.self,
                                                             bufferingPolicy: .bufferingOldest(capacity))

@@ -12,7 +12,7 @@ struct FCMSender: Sendable {
     let client: HTTPClient
     let tokens: FCMAccessTokens
     let backoff: FCMBackoff
-    let metrics: FCMMetrics
+    let metrics: PushMetrics
     let logger: Logger
     /// Asks the broker to remove a rejected token (set when the broker starts).
     let tokenRejected: @Sendable (PushMessage) -> Void
@@ -64,7 +64,7 @@ struct FCMSender: Sendable {
     }
 
     /// FCM has given up on the token: the broker removes it from its device.
-    private func reject(_ message: PushMessage, counted result: FCMMetrics.Result) {
+    private func reject(_ message: PushMessage, counted result: PushMetrics.Result) {
         metrics.count(result)
         logger.info("FCM rejected a device's push token; removing it", metadata: metadata(message, [
             "lifesignal.fcm.reason": "\(result.rawValue)",
