@@ -114,6 +114,13 @@ struct ReadmeScript {
         return ExpectedFailure(status: status, message: message)
     }
 
+    /// The profile of a `lsclient --profile NAME read …` line, nil for any other command.
+    static func readerProfile(in command: String) -> String? {
+        let words = command.split(separator: " ").map(String.init)
+        guard words.count > 3, words[0] == "lsclient", words[1] == "--profile", words[3] == "read" else { return nil }
+        return words[2]
+    }
+
     /// What a background device is called in expectations: its profile and its device.
     static func names(in command: String) -> Set<String> {
         var names: Set<String> = []

@@ -71,6 +71,9 @@ final class ReadmeSession {
             // A device that has said hello is one the following lines can reach.
             #expect(output.waitForLine { $0.hasPrefix("connected as") } != nil, "\(context): never connected")
         case .run(let command, let failure):
+            // A `read` line must mark the notification it says (the newest), not just any.
+            let reader = ReadmeScript.readerProfile(in: command)
+            let unreadBefore = try reader.map(notifications(of:))
             let (process, output) = try shell(command, errorsToOutput: true)
             let deadline = ContinuousClock.now + .seconds(60)
             while process.isRunning && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.01) }
@@ -84,6 +87,14 @@ final class ReadmeSession {
             } else {
                 #expect(status == 0, "\(context): exit status\n\(output.text)")
             }
+            if let reader, let unreadBefore {
+                let newest = unreadBefore.first
+                #expect(newest?.isRead == false, "\(context): the newest notification was already read")
+                let markedNow = try notifications(of: reader).filter { after in
+                    after.isRead && unreadBefore.contains { $0.id == after.id && !$0.isRead }
+                }
+                #expect(markedNow.map(\.id) == newest.map { [$0.id] }, "\(context): marked read \(markedNow)")
+            }
         case .expect(let who, let text):
             let named = who.filter(known.contains)
             #expect(!named.isEmpty, "\(context): names no device")
@@ -95,6 +106,19 @@ final class ReadmeSession {
                 #expect(device.output.waitForLine { $0.contains(text) } != nil,
                         "\(context): \(name) printed\n\(device.output.text)")
             }
+        }
+    }
+
+    /// A profile's notifications, newest first, as `lsclient notifications` lists them.
+    private func notifications(of profile: String) throws -> [(id: String, isRead: Bool)] {
+        let (process, output) = try shell("lsclient --profile \(profile) --json notifications")
+        process.waitUntilExit()
+        output.waitUntilFinished()
+        let result = output.text.split(separator: "\n").compactMap { JSONLine.parse(String($0)) }
+            .last { $0["type"]?.stringValue == "result" }
+        return (result?["notifications"]?.arrayValue ?? []).compactMap { notification in
+            guard let object = notification.objectValue, let id = object.string(at: "id") else { return nil }
+            return (id, object.bool(at: "isRead") ?? false)
         }
     }
 
