@@ -25,6 +25,10 @@ public struct ClientConfiguration: Sendable {
     public var reconnect: ReconnectPolicy
     /// The largest frame this client accepts from the broker. Snapshots can be big, so it is generous.
     public var maxIncomingFrameBytes: Int
+    /// How long a broker has to answer `hello` or any request (keepalives included), and to go on
+    /// sending the catch-up. One that takes longer (frozen, or wedged) is left: what is in flight
+    /// fails with `.timedOut` and the client moves to the next endpoint, as after a lost connection.
+    public var responseTimeoutMs: UInt64
 
     public init(
         host: String = "127.0.0.1",
@@ -35,11 +39,12 @@ public struct ClientConfiguration: Sendable {
         platform: String? = nil,
         initialState: DeviceState? = nil,
         reconnect: ReconnectPolicy = .default,
-        maxIncomingFrameBytes: Int = 16 << 20
+        maxIncomingFrameBytes: Int = 16 << 20,
+        responseTimeoutMs: UInt64 = defaultResponseTimeoutMs
     ) {
         self.init(endpoints: [Endpoint(host: host, port: port)], userID: userID, token: token, deviceID: deviceID,
                   platform: platform, initialState: initialState, reconnect: reconnect,
-                  maxIncomingFrameBytes: maxIncomingFrameBytes)
+                  maxIncomingFrameBytes: maxIncomingFrameBytes, responseTimeoutMs: responseTimeoutMs)
     }
 
     /// - Precondition: `endpoints` is not empty.
@@ -51,7 +56,8 @@ public struct ClientConfiguration: Sendable {
         platform: String? = nil,
         initialState: DeviceState? = nil,
         reconnect: ReconnectPolicy = .default,
-        maxIncomingFrameBytes: Int = 16 << 20
+        maxIncomingFrameBytes: Int = 16 << 20,
+        responseTimeoutMs: UInt64 = defaultResponseTimeoutMs
     ) {
         precondition(!endpoints.isEmpty, "a client needs at least one broker endpoint")
         self.endpoints = endpoints
@@ -62,5 +68,10 @@ public struct ClientConfiguration: Sendable {
         self.initialState = initialState
         self.reconnect = reconnect
         self.maxIncomingFrameBytes = maxIncomingFrameBytes
+        self.responseTimeoutMs = max(1, responseTimeoutMs)
     }
+
+    /// Longer than a broker's own store deadline, so that a broker that cannot commit answers
+    /// `internal` or `overloaded` before the client gives up on it.
+    public static let defaultResponseTimeoutMs: UInt64 = 10_000
 }

@@ -6,6 +6,9 @@ final class ClientTimers: @unchecked Sendable {
     private let loop: EventLoop
     private var keepaliveTimer: Timer?
     private var reconnectTimer: Timer?
+    private var answerTimer: Timer?
+    /// The answer timer will fire: at or before the deadline of the oldest request in flight.
+    var answerTimerIsArmed = false
 
     init(loop: EventLoop) {
         self.loop = loop
@@ -25,6 +28,13 @@ final class ClientTimers: @unchecked Sendable {
         return timer
     }
 
+    func answer() throws -> Timer {
+        if let answerTimer { return answerTimer }
+        let timer = try Timer(loop: loop)
+        answerTimer = timer
+        return timer
+    }
+
     func stopKeepalive() { keepaliveTimer?.stop() }
     func stopReconnect() { reconnectTimer?.stop() }
 
@@ -33,5 +43,8 @@ final class ClientTimers: @unchecked Sendable {
         keepaliveTimer = nil
         reconnectTimer?.close()
         reconnectTimer = nil
+        answerTimer?.close()
+        answerTimer = nil
+        answerTimerIsArmed = false
     }
 }

@@ -32,12 +32,24 @@ struct ConnectionSession<Waiter> {
     }
 
     private(set) var phase = Phase.open
-    private var pending = PendingRequests<(op: String, waiter: Waiter?)>()
+    private var pending = PendingRequests<(op: String, waiter: Waiter?, sentAtMs: UInt64)>()
     private var nextRID: Int64 = 1
     /// The broker's limit on request bodies, known once `hello` is accepted.
     private var maxRequestBytes = Int.max
 
     var inFlightCount: Int { pending.count }
+
+    /// The request waiting longest for its answer (answers come in order, so it is the one late
+    /// first), and when it was sent.
+    var oldestUnanswered: (op: String, sentAtMs: UInt64)? {
+        pending.first.map { ($0.waiter.op, $0.waiter.sentAtMs) }
+    }
+
+    /// `hello` is answered and the missed events or snapshot are still coming.
+    var isCatchingUp: Bool {
+        if case .catchingUp = phase { return true }
+        return false
+    }
 
     var hello: HelloResult? {
         switch phase {
@@ -46,8 +58,8 @@ struct ConnectionSession<Waiter> {
         }
     }
 
-    /// The framed `hello`. `resume` is the seq of the last event this device applied.
-    mutating func hello(_ configuration: ClientConfiguration, resume: Int64?) -> [UInt8] {
+    /// The framed `hello`, sent at `nowMs`. `resume` is the seq of the last event this device applied.
+    mutating func hello(_ configuration: ClientConfiguration, resume: Int64?, at nowMs: UInt64) -> [UInt8] {
         var fields: JSONObject = [
             "version": .int(ProtocolVersion.current),
             "user": .string(configuration.userID),
@@ -57,18 +69,18 @@ struct ConnectionSession<Waiter> {
         if let platform = configuration.platform { fields["platform"] = .string(platform) }
         if let resume { fields["resume"] = .int(resume) }
         phase = .greeting(rid: nextRID)
-        return enqueue(Op.hello, encode(Op.hello, fields), waiter: nil)
+        return enqueue(Op.hello, encode(Op.hello, fields), waiter: nil, at: nowMs)
     }
 
-    /// The framed request; its response will complete `waiter`.
-    mutating func request(_ op: String, _ fields: JSONObject, waiter: Waiter?) throws(LifeSignalClientError)
-        -> [UInt8]
+    /// The framed request, sent at `nowMs`; its response will complete `waiter`.
+    mutating func request(_ op: String, _ fields: JSONObject, waiter: Waiter?, at nowMs: UInt64)
+        throws(LifeSignalClientError) -> [UInt8]
     {
         let bytes = encode(op, fields)
         guard bytes.count - 4 <= maxRequestBytes else {
             throw .requestTooLarge(bytes: bytes.count - 4, limit: maxRequestBytes)
         }
-        return enqueue(op, bytes, waiter: waiter)
+        return enqueue(op, bytes, waiter: waiter, at: nowMs)
     }
 
     private func encode(_ op: String, _ fields: JSONObject) -> [UInt8] {
@@ -78,8 +90,8 @@ struct ConnectionSession<Waiter> {
         return FrameEncoder.frame(.object(object))
     }
 
-    private mutating func enqueue(_ op: String, _ bytes: [UInt8], waiter: Waiter?) -> [UInt8] {
-        pending.append(rid: nextRID, waiter: (op, waiter))
+    private mutating func enqueue(_ op: String, _ bytes: [UInt8], waiter: Waiter?, at nowMs: UInt64) -> [UInt8] {
+        pending.append(rid: nextRID, waiter: (op, waiter, nowMs))
         nextRID += 1
         return bytes
     }

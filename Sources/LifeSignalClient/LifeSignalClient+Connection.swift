@@ -63,7 +63,7 @@ extension LifeSignalClient {
                 lifecycle = .live
                 resumeConnectWaiters(with: .success(nil))
             } else {
-                link.send(link.session.hello(configuration, resume: state?.lastSeq))
+                sendRequest(link.session.hello(configuration, resume: state?.lastSeq, at: loop.cachedNowMs), on: link)
             }
         }
     }
@@ -178,14 +178,15 @@ extension LifeSignalClient {
         let wasLive = lifecycle == .live
         endpointIndex = (endpointIndex + 1) % configuration.endpoints.count
         failedInARow = wasLive ? 0 : failedInARow + 1
-        let anotherEndpointLeft = failedInARow < configuration.endpoints.count && !Self.isFinal(reason)
+        let isFinal = Self.isFinal(reason, hasBeenLive: hasBeenLive)
+        let anotherEndpointLeft = failedInARow < configuration.endpoints.count && !isFinal
         let policy = configuration.reconnect
-        // Without reconnecting, a first connect() still tries each endpoint once.
-        if !policy.isEnabled && !hasBeenLive && anotherEndpointLeft {
+        let retry = policy.isEnabled && (hasBeenLive || policy.retriesFirstConnect) && !isFinal
+        // A first connect() that does not wait for its broker still tries each endpoint once.
+        if !retry && !hasBeenLive && anotherEndpointLeft {
             startAttempt(anonymous: anonymousAttempt)
             return
         }
-        let retry = policy.isEnabled && (hasBeenLive || policy.retriesFirstConnect) && !Self.isFinal(reason)
         // A first connect() that waits for the broker goes on waiting through the retries.
         if hasBeenLive || !retry { resumeConnectWaiters(with: .failure(reason)) }
         // One `disconnected` per outage: on leaving live, and when giving up; not per failed retry.
@@ -204,9 +205,13 @@ extension LifeSignalClient {
     }
 
     /// Errors after which reconnecting cannot help, or would fight another connection (§3, §9).
-    static func isFinal(_ reason: LifeSignalClientError) -> Bool {
+    /// `too_many_devices` is final only for a device that never got in: one that was live had a
+    /// slot, and may have lost the race for it to another device reconnecting after a broker
+    /// restart; it waits and retries like after any other refusal.
+    static func isFinal(_ reason: LifeSignalClientError, hasBeenLive: Bool = false) -> Bool {
         guard case .server(let error) = reason else { return false }
-        return [.unauthenticated, .replaced, .unsupportedVersion, .tooManyDevices].contains(error.code)
+        if error.code == .tooManyDevices { return !hasBeenLive }
+        return [.unauthenticated, .replaced, .unsupportedVersion].contains(error.code)
     }
 
     // MARK: - Reconnecting

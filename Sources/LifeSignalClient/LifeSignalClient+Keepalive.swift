@@ -37,7 +37,7 @@ extension LifeSignalClient {
             return
         }
         do {
-            link.send(try link.session.request(Op.keepalive, [:], waiter: nil))
+            sendRequest(try link.session.request(Op.keepalive, [:], waiter: nil, at: now), on: link)
         } catch {
             logger.debug("keepalive not sent", metadata: ["lifesignal.error": "\(error)"])
         }

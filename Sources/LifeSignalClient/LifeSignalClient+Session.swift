@@ -12,10 +12,12 @@ extension LifeSignalClient {
     /// Creates an account on a fresh unauthenticated connection, then closes it. The token is shown
     /// only this once.
     public static func register(
-        host: String = "127.0.0.1", port: Int = 7420, name: String, phone: String? = nil
+        host: String = "127.0.0.1", port: Int = 7420, name: String, phone: String? = nil,
+        responseTimeoutMs: UInt64 = ClientConfiguration.defaultResponseTimeoutMs
     ) async throws -> Registration {
         let configuration = ClientConfiguration(
-            host: host, port: port, userID: "", token: "", deviceID: "register", reconnect: .disabled)
+            host: host, port: port, userID: "", token: "", deviceID: "register", reconnect: .disabled,
+            responseTimeoutMs: responseTimeoutMs)
         let client = try LifeSignalClient(configuration: configuration)
         var fields: JSONObject = ["name": .string(name)]
         if let phone { fields["phone"] = .string(phone) }

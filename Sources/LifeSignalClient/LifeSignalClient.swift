@@ -79,7 +79,9 @@ public actor LifeSignalClient {
     /// Connects, says `hello` (resuming from `state.lastSeq` if there is a state) and returns once the
     /// catch-up is applied. Connection drops after that reconnect automatically (`ReconnectPolicy`);
     /// so does a broker out of reach at first, with `ReconnectPolicy.retriesFirstConnect`.
-    /// - Throws: `LifeSignalClientError`: `.connectionFailed`, `.server` (e.g. `unauthenticated`), …
+    /// Each endpoint is tried in turn; one that does not answer within `responseTimeoutMs` is left.
+    /// - Throws: `LifeSignalClientError`: `.connectionFailed`, `.timedOut`, `.server` (e.g.
+    ///   `unauthenticated`), … (the last endpoint's, when none could be used)
     @discardableResult
     public func connect() async throws -> HelloResult {
         guard let hello = try await open(anonymous: false) else {
@@ -92,7 +94,9 @@ public actor LifeSignalClient {
     /// pipelined: each is sent at once and answered in order. Events the request caused for this user
     /// have been applied to `state` and yielded on `events` when it returns (PROTOCOL.md §6).
     /// - Throws: `LifeSignalClientError.server` with the broker's error; `.notConnected` while not
-    ///   connected; `.connectionLost` if the connection drops before the answer.
+    ///   connected; `.connectionLost` if the connection drops before the answer; `.timedOut` if the
+    ///   answer takes longer than `responseTimeoutMs` (the connection is dropped, and reconnects to
+    ///   the next endpoint as after any drop).
     public func request(_ op: String, _ fields: JSONObject = [:]) async throws -> JSONObject {
         guard lifecycle == .live, let link else {
             throw lifecycle == .closed ? LifeSignalClientError.closed : LifeSignalClientError.notConnected
@@ -133,7 +137,7 @@ public actor LifeSignalClient {
     func send(_ op: String, _ fields: JSONObject, on link: ClientLink) async throws -> JSONObject {
         try await withCheckedThrowingContinuation { continuation in
             do {
-                link.send(try link.session.request(op, fields, waiter: continuation))
+                sendRequest(try link.session.request(op, fields, waiter: continuation, at: loop.cachedNowMs), on: link)
             } catch {
                 continuation.resume(throwing: error)
             }

@@ -11,6 +11,9 @@ public enum LifeSignalClientError: Error, Sendable, Equatable, CustomStringConve
     case connectionFailed(String)
     /// The connection ended while the call was in flight (the reason is for people, not for code).
     case connectionLost(String)
+    /// The broker did not answer within `ClientConfiguration.responseTimeoutMs`, so the client left
+    /// it. A request in flight may or may not have been carried out.
+    case timedOut(String)
     /// No live connection: not connected yet, or between a drop and the reconnect.
     case notConnected
     /// `close()` or `bye()` ended this client.
@@ -34,6 +37,7 @@ public enum LifeSignalClientError: Error, Sendable, Equatable, CustomStringConve
         case .server(let error): return error.code.rawValue
         case .connectionFailed: return "connection_failed"
         case .connectionLost: return "connection_lost"
+        case .timedOut: return "timed_out"
         case .notConnected: return "not_connected"
         case .closed: return "closed"
         case .protocolViolation: return "protocol_violation"
@@ -48,6 +52,7 @@ public enum LifeSignalClientError: Error, Sendable, Equatable, CustomStringConve
         case .server(let error): return error.message
         case .connectionFailed(let reason): return "cannot connect to \(reason)"
         case .connectionLost(let reason): return reason
+        case .timedOut(let reason): return reason
         case .notConnected: return "not connected"
         case .closed: return "client closed"
         case .protocolViolation(let reason): return reason

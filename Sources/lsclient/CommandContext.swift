@@ -11,6 +11,7 @@ struct CommandContext {
     let profile: Profile
     let device: String
     let brokers: [Endpoint]
+    let responseTimeoutMs: UInt64
 
     init(_ globals: GlobalOptions) throws(CLIError) {
         self.globals = globals
@@ -19,6 +20,7 @@ struct CommandContext {
         profile = try store.loadProfile(profileName)
         device = try ProfileStore.checkedDeviceID(globals.device ?? profile.device)
         brokers = try globals.brokerEndpoints(profile: profile)
+        responseTimeoutMs = try globals.responseTimeoutMs()
     }
 
     var stateFile: StateFile { StateFile(store: store, profile: profileName, device: device) }
@@ -35,7 +37,8 @@ struct CommandContext {
             deviceID: device,
             // No platform in hello: it would overwrite the one `device register --platform` stored.
             initialState: stateFile.load(),
-            reconnect: reconnect)
+            reconnect: reconnect,
+            responseTimeoutMs: responseTimeoutMs)
         return try LifeSignalClient(configuration: configuration, logger: Self.logger())
     }
 

@@ -22,6 +22,13 @@ struct GlobalOptions: ParsableArguments {
     @Option(help: "Device id. (default: the profile's, chosen at register time)")
     var device: String?
 
+    @Option(name: .customLong("timeout-ms"), help: """
+        How long a broker has to answer hello or a request before lsclient leaves it for the next \
+        broker of --broker; a command then fails with timed_out (exit 2) if none answers. \
+        (default: \(ClientConfiguration.defaultResponseTimeoutMs)) [env: LSCLIENT_TIMEOUT_MS]
+        """)
+    var timeoutMs: UInt64?
+
     @Flag(help: "Print one JSON object per line (errors too, on stderr).")
     var json = false
 
@@ -35,6 +42,18 @@ struct GlobalOptions: ParsableArguments {
     /// The broker given on the command line or in the environment, if any.
     var explicitBroker: String? {
         broker ?? Environment.value("LSCLIENT_BROKER")
+    }
+
+    /// How long a broker has to answer (`ClientConfiguration.responseTimeoutMs`).
+    func responseTimeoutMs() throws(CLIError) -> UInt64 {
+        if let timeoutMs { return timeoutMs }
+        guard let text = Environment.value("LSCLIENT_TIMEOUT_MS") else {
+            return ClientConfiguration.defaultResponseTimeoutMs
+        }
+        guard let value = UInt64(text), value > 0 else {
+            throw .usage("LSCLIENT_TIMEOUT_MS must be a number of milliseconds above 0, not '\(text)'")
+        }
+        return value
     }
 
     /// The brokers to connect to, in order.
@@ -52,10 +71,12 @@ struct GlobalOptions: ParsableArguments {
     }
 
     func validate() throws {
+        if timeoutMs == 0 { throw ValidationError("--timeout-ms must be above 0") }
         do {
             _ = try ProfileStore.checkedProfileName(profileName)
             if let device { _ = try ProfileStore.checkedDeviceID(device) }
             if explicitBroker != nil { _ = try brokerEndpoints(profile: nil) }
+            _ = try responseTimeoutMs()
         } catch {
             throw ValidationError(error.description)
         }

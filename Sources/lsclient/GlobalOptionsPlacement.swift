@@ -3,7 +3,7 @@
 /// ArgumentParser reads a subcommand's options only after its name, so the leading ones
 /// are moved to the end before parsing.
 enum GlobalOptionsPlacement {
-    static let valued: Set<String> = ["--broker", "--profile", "--device"]
+    static let valued: Set<String> = ["--broker", "--profile", "--device", "--timeout-ms"]
     static let flags: Set<String> = ["--json"]
 
     static func normalized(_ arguments: [String]) -> [String] {

@@ -13,8 +13,9 @@ struct LSClient: AsyncParsableCommand {
             resumes and receives exactly the events it missed.
 
             Exit status: 0 success; 1 an error from the broker (printed as "error: <code>: <message>") \
-            or a local one (a missing profile, an unknown contact); 2 the broker could not be reached or \
-            the connection failed; 64 a usage error (an unknown option, a bad value). With --json an \
+            or a local one (a missing profile, an unknown contact); 2 the broker could not be reached, did \
+            not answer within --timeout-ms, or the connection failed; 64 a usage error (an unknown \
+            option, a bad value). With --json an \
             error is one JSON object on stderr instead, {"type":"error","error":{"code":…,"message":…}}, \
             with the same exit status.
 

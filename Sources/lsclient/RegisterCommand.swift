@@ -31,7 +31,8 @@ struct RegisterCommand: AsyncParsableCommand {
             let broker = brokers[0]
             let device = try ProfileStore.checkedDeviceID(globals.device ?? Profile.newDeviceID())
             let registration = try await LifeSignalClient.register(
-                host: broker.host, port: broker.port, name: name, phone: phone)
+                host: broker.host, port: broker.port, name: name, phone: phone,
+                responseTimeoutMs: try globals.responseTimeoutMs())
             let profile = Profile(
                 userID: registration.user.id, token: registration.token, device: device,
                 broker: brokers.map(\.description).joined(separator: ","))

@@ -11,14 +11,14 @@ import Testing
     /// A session whose hello (rid 1) was answered, with `state` as the device's state.
     func greeted(lastSeq: Int64, state: inout DeviceState?) throws -> (Session, [Session.Action]) {
         var session = Session()
-        _ = session.hello(Fixtures.configuration, resume: state?.lastSeq)
+        _ = session.hello(Fixtures.configuration, resume: state?.lastSeq, at: 0)
         let actions = session.receive(.ok(rid: 1, fields: Fixtures.helloFields(lastSeq: lastSeq)), state: &state)
         return (session, actions)
     }
 
     @Test func helloCarriesCredentialsAndResume() throws {
         var session = Session()
-        let frame = try Fixtures.body(of: session.hello(Fixtures.configuration, resume: 40))
+        let frame = try Fixtures.body(of: session.hello(Fixtures.configuration, resume: 40, at: 0))
         #expect(frame["op"] == "hello")
         #expect(frame["rid"] == 1)
         #expect(frame["version"] == .int(ProtocolVersion.current))
@@ -30,7 +30,7 @@ import Testing
         #expect(session.phase == .greeting(rid: 1))
 
         var fresh = Session()
-        #expect(try Fixtures.body(of: fresh.hello(Fixtures.configuration, resume: nil))["resume"] == nil)
+        #expect(try Fixtures.body(of: fresh.hello(Fixtures.configuration, resume: nil, at: 0))["resume"] == nil)
     }
 
     @Test func withoutResumeTheSnapshotCompletesTheCatchUp() throws {
@@ -119,7 +119,7 @@ import Testing
         var (session, _) = try greeted(lastSeq: 10, state: &state)
         var rids: [Int64] = []
         for index in 0..<5 {
-            let frame = try Fixtures.body(of: session.request(Op.keepalive, [:], waiter: "w\(index)"))
+            let frame = try Fixtures.body(of: session.request(Op.keepalive, [:], waiter: "w\(index)", at: 0))
             rids.append(try #require(frame["rid"]?.intValue))
         }
         #expect(rids == [2, 3, 4, 5, 6])
@@ -151,7 +151,7 @@ import Testing
     @Test func eventsBeforeTheirOkAreAppliedFirst() throws {
         var state: DeviceState? = Fixtures.state(seq: 10)
         var (session, _) = try greeted(lastSeq: 10, state: &state)
-        _ = try session.request(Op.contactsRemove, ["contactId": "u_bob"], waiter: "remove")
+        _ = try session.request(Op.contactsRemove, ["contactId": "u_bob"], waiter: "remove", at: 0)
         var actions = session.receive(.event(seq: 11, name: EventName.contactRemoved, data: ["contactId": "u_bob"]), state: &state)
         actions += session.receive(.ok(rid: 2, fields: [:]), state: &state)
         guard actions.count == 2, case .emit = actions[0], case .complete("remove", _) = actions[1] else {
@@ -164,7 +164,7 @@ import Testing
     @Test func aResponseToNothingOrOutOfOrderIsAViolation() throws {
         var state: DeviceState? = Fixtures.state(seq: 10)
         var (session, _) = try greeted(lastSeq: 10, state: &state)
-        _ = try session.request(Op.keepalive, [:], waiter: "a")
+        _ = try session.request(Op.keepalive, [:], waiter: "a", at: 0)
         let actions = session.receive(.ok(rid: 7, fields: [:]), state: &state)
         guard case .drop(.protocolViolation)? = actions.first else {
             Issue.record("unexpected actions \(actions)")
@@ -181,7 +181,7 @@ import Testing
     @Test func refusedHelloIsTheBrokersError() {
         var session = Session()
         var state: DeviceState?
-        _ = session.hello(Fixtures.configuration, resume: nil)
+        _ = session.hello(Fixtures.configuration, resume: nil, at: 0)
         let actions = session.receive(.error(rid: 1, .unauthenticated("bad credentials")), state: &state)
         guard actions.count == 1, case .drop(.server(let error)) = actions[0] else {
             Issue.record("unexpected actions \(actions)")
@@ -194,7 +194,7 @@ import Testing
     @Test func replacedWithoutRidEndsTheSession() throws {
         var state: DeviceState? = Fixtures.state(seq: 10)
         var (session, _) = try greeted(lastSeq: 10, state: &state)
-        _ = try session.request(Op.devicesList, [:], waiter: "list")
+        _ = try session.request(Op.devicesList, [:], waiter: "list", at: 0)
         let actions = session.receive(.error(rid: nil, .replaced("another connection")), state: &state)
         guard actions.count == 1, case .drop(.server(let error)) = actions[0] else {
             Issue.record("unexpected actions \(actions)")
@@ -218,9 +218,9 @@ import Testing
     @Test func internalRequestsCompleteNobody() throws {
         var state: DeviceState? = Fixtures.state(seq: 10)
         var (session, _) = try greeted(lastSeq: 10, state: &state)
-        _ = try session.request(Op.keepalive, [:], waiter: nil)
+        _ = try session.request(Op.keepalive, [:], waiter: nil, at: 0)
         #expect(session.receive(.ok(rid: 2, fields: ["serverTime": 1]), state: &state).isEmpty)
-        _ = try session.request(Op.keepalive, [:], waiter: nil)
+        _ = try session.request(Op.keepalive, [:], waiter: nil, at: 0)
         guard case .internalRequestFailed(op: "keepalive", _)? =
             session.receive(.error(rid: 3, .rateLimited("slow down")), state: &state).first
         else {
@@ -232,7 +232,7 @@ import Testing
     @Test func eventsBeforeHelloOrSnapshotAreViolations() throws {
         var session = Session()
         var state: DeviceState?
-        _ = session.hello(Fixtures.configuration, resume: nil)
+        _ = session.hello(Fixtures.configuration, resume: nil, at: 0)
         guard case .drop(.protocolViolation)? =
             session.receive(.event(seq: 1, name: EventName.contactRemoved, data: [:]), state: &state).first
         else {
@@ -251,14 +251,14 @@ import Testing
     @Test func requestsOverTheBrokersLimitAreNotSent() throws {
         var state: DeviceState? = Fixtures.state(seq: 10)
         var session = Session()
-        _ = session.hello(Fixtures.configuration, resume: 10)
+        _ = session.hello(Fixtures.configuration, resume: 10, at: 0)
         var fields = Fixtures.helloFields(lastSeq: 10)
         fields["maxFrameBytes"] = 100
         _ = session.receive(.ok(rid: 1, fields: fields), state: &state)
         #expect(throws: LifeSignalClientError.self) {
-            try session.request(Op.alertTrigger, ["message": .string(String(repeating: "x", count: 200))], waiter: "big")
+            try session.request(Op.alertTrigger, ["message": .string(String(repeating: "x", count: 200))], waiter: "big", at: 0)
         }
         #expect(session.inFlightCount == 0)
-        #expect(try Fixtures.body(of: session.request(Op.keepalive, [:], waiter: "small"))["rid"] == 2)
+        #expect(try Fixtures.body(of: session.request(Op.keepalive, [:], waiter: "small", at: 0))["rid"] == 2)
     }
 }

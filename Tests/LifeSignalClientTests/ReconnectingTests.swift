@@ -96,6 +96,37 @@ struct ReconnectingTests {
         await client.close()
     }
 
+    /// After a broker restart, devices race for the user's device slots: one that had a slot and
+    /// lost the race waits and tries again (issue 24, item 19).
+    @Test func aLiveDeviceRefusedForTooManyDevicesTriesAgain() async throws {
+        let broker = try FakeBroker(scripts: [
+            { connection in try connection.greet(lastSeq: 10, snapshot: Fixtures.snapshot(seq: 10)) },  // the restart
+            { connection in
+                let hello = try connection.read(op: Op.hello)
+                try connection.error(rid: hello["rid"], .tooManyDevices("this user already has 10 devices"))
+            },
+            { connection in
+                try connection.greet(lastSeq: 10)
+                connection.waitForClose()
+            },
+        ])
+        defer { broker.stop() }
+        let client = try LifeSignalClient(configuration: configuration(port: broker.port))
+        var events = client.events.makeAsyncIterator()
+        try await client.connect()
+        var connections = 0
+        let summaries = await events.summaries { event in
+            if case .connected = event { connections += 1 }
+            if case .disconnected(_, false) = event { return true }  // given up
+            return connections == 2
+        }
+        #expect(summaries == [
+            "snapshot 10", "connected 10", "disconnected connection_lost retrying", "reconnecting 1 connection_lost",
+            "reconnecting 2 too_many_devices", "connected 10",
+        ])
+        await client.close()
+    }
+
     @Test func closeEndsAWaitingFirstConnect() async throws {
         let client = try LifeSignalClient(configuration: configuration(port: try closedPort(), retriesFirstConnect: true))
         var events = client.events.makeAsyncIterator()
