@@ -119,9 +119,10 @@ public actor Broker: LoopIsolated {
         self.cluster?.broker = self
     }
 
-    /// Binds and starts accepting; returns the port (the real one when 0 was asked for).
-    public func start() throws -> Int {
-        boundPort = try listen(port: configuration.port)
+    /// Binds (unless given a listener bound already) and starts accepting; returns the port (the
+    /// real one when 0 was asked for).
+    public func start(listener bound: TCPListener? = nil) throws -> Int {
+        boundPort = try listen(port: configuration.port, bound: bound)
         startSweeping()
         pushOutbox.start(feedback: pushFeedback())
         if let cluster {

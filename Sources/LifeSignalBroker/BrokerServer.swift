@@ -13,15 +13,28 @@ public enum BrokerServer {
     public static func run(configuration: BrokerConfiguration, logger: Logger,
                            metrics: PrometheusCollectorRegistry? = nil) throws {
         let loop = try EventLoop()
-        let backend = try Backend.open(configuration, loop: loop, logger: logger)
+        // Bound before the store is opened: a start that cannot listen creates nothing.
+        nonisolated(unsafe) let listener = try bind(configuration, loop: loop)
+        let backend: Backend
+        do {
+            backend = try Backend.open(configuration, loop: loop, logger: logger)
+        } catch {
+            listener.close()
+            throw error
+        }
         defer { backend.close() }
         let pushGateway = configuration.fcm.map { FCMPushGateway(settings: $0, logger: logger) }
         let broker = backend.broker(configuration: configuration, loop: loop, logger: logger, pushGateway: pushGateway)
         // After the loop has stopped, before the store closes: sends in flight end, the HTTP client shuts down.
         defer { waitFor { await broker.pushOutbox.shutdown() } }
         let operations = try configuration.metricsPort.map { port in
-            try OperationsServer.start(host: configuration.metricsHost, port: port, broker: broker,
-                                       registry: metrics ?? PrometheusCollectorRegistry(), logger: logger)
+            do {
+                return try OperationsServer.start(host: configuration.metricsHost, port: port, broker: broker,
+                                                  registry: metrics ?? PrometheusCollectorRegistry(), logger: logger)
+            } catch {
+                listener.close()
+                throw StartFailure("cannot serve metrics on \(configuration.metricsHost):\(port) (--metrics-port): \(error)")
+            }
         }
         defer { operations?.stop() }
         if let operations {
@@ -33,7 +46,7 @@ public enum BrokerServer {
         let stopSignal = Locked<Int32?>(nil)
         loop.execute {
             do {
-                try startServing(broker, loop: loop, configuration: configuration, logger: logger) { signal in
+                try startServing(broker, listener: listener, loop: loop, configuration: configuration, logger: logger) { signal in
                     stopSignal.withLock { $0 = signal }
                 }
             } catch {
@@ -49,6 +62,15 @@ public enum BrokerServer {
         ])
     }
 
+    /// The broker's port, bound (not yet listening).
+    private static func bind(_ configuration: BrokerConfiguration, loop: EventLoop) throws -> TCPListener {
+        do {
+            return try TCPListener(loop: loop, host: configuration.host, port: configuration.port)
+        } catch {
+            throw StartFailure("cannot listen on \(configuration.host):\(configuration.port) (--port, --host): \(error)")
+        }
+    }
+
     /// Where the broker keeps its data.
     private enum Backend {
         case embedded(SQLiteStore)
@@ -56,9 +78,14 @@ public enum BrokerServer {
 
         static func open(_ configuration: BrokerConfiguration, loop: EventLoop, logger: Logger) throws -> Backend {
             guard let text = configuration.postgresURL else {
-                let store = try SQLiteStore(
-                    directory: configuration.dataDirectory, cacheMiB: configuration.storeCacheMiB
-                ) { work in loop.execute(work) }
+                let store: SQLiteStore
+                do {
+                    store = try SQLiteStore(
+                        directory: configuration.dataDirectory, cacheMiB: configuration.storeCacheMiB
+                    ) { work in loop.execute(work) }
+                } catch let error as StoreFileError {
+                    throw StartFailure("cannot use the data directory (--data-dir): \(error)")
+                }
                 logger.info("store opened", metadata: [
                     "lifesignal.store": "sqlite", "lifesignal.path": "\(SQLiteStore.path(in: configuration.dataDirectory))",
                     "lifesignal.schema": "\(store.appliedMigrations.count)",
@@ -67,8 +94,10 @@ public enum BrokerServer {
                 ])
                 return .embedded(store)
             }
-            let url = try PostgresURL(parsing: text)
-            let database = try waitFor { try await ClusterDatabase.open(url, logger: logger) }
+            let url = try PostgresURL(parsing: text).withPassword(fromFile: configuration.postgresPasswordFile)
+            let database = try waitFor {
+                try await ClusterDatabase.open(url, logger: logger, workTimeout: .seconds(configuration.postgresTimeout))
+            }
             do {
                 let applied = try waitFor { try await database.migrate() }
                 // Host, database and user, never the password.
@@ -115,10 +144,11 @@ public enum BrokerServer {
     }
 
     private static func startServing(
-        _ broker: Broker, loop: EventLoop, configuration: BrokerConfiguration, logger: Logger,
+        _ broker: Broker, listener: TCPListener, loop: EventLoop, configuration: BrokerConfiguration, logger: Logger,
         stopRequested: @escaping @Sendable (Int32) -> Void
     ) throws {
-            let port = try broker.onLoop { try $0.start() }
+            nonisolated(unsafe) let listener = listener
+            let port = try broker.onLoop { try $0.start(listener: listener) }
             logger.info("listening", metadata: [
                 "lifesignal.host": "\(configuration.host)", "lifesignal.port": "\(port)",
                 "lifesignal.data": "\(configuration.postgresURL.map { _ in "postgresql" } ?? configuration.dataDirectory)",
@@ -145,4 +175,10 @@ public enum BrokerServer {
             }
             loop.addShutdownHook { _ = watchers }
     }
+}
+
+/// Why the broker could not start, naming the setting to change.
+struct StartFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
 }

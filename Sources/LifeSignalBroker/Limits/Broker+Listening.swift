@@ -16,9 +16,9 @@ extension Broker {
         return "\(host):\(boundPort)"
     }
 
-    /// Binds and listens on `port` (0 picks one); returns the port bound.
-    func listen(port: Int) throws -> Int {
-        let listener = try TCPListener(loop: loop, host: configuration.host, port: port)
+    /// Binds and listens on `port` (0 picks one), or listens on `bound`; returns the port bound.
+    func listen(port: Int, bound: TCPListener? = nil) throws -> Int {
+        let listener = try bound ?? TCPListener(loop: loop, host: configuration.host, port: port)
         try listener.start({ [unowned self] tcp in
             // Called on the loop, which is this actor's executor: the handle never leaves it.
             nonisolated(unsafe) let tcp = tcp

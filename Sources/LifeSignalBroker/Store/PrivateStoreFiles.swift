@@ -8,11 +8,10 @@ enum PrivateStoreFiles {
     static let directoryMode: mode_t = 0o700
     static let fileMode: mode_t = 0o600
 
-    /// Call before SQLite opens `databasePath`. Creates `directory` (and missing parents) 0700;
-    /// creates the database file 0600, or narrows an existing one and its -wal, -shm and -journal
-    /// to 0600. SQLite gives every such file it creates later the database file's mode.
-    static func prepare(directory: String, databasePath: String) throws {
-        try makeDirectory(directory)
+    /// Call before SQLite opens `databasePath` (after `makeDirectory`). Creates the database file
+    /// 0600, or narrows an existing one and its -wal, -shm and -journal to 0600. SQLite gives every
+    /// such file it creates later the database file's mode.
+    static func prepare(databasePath: String) throws {
         let fd = open(databasePath, O_RDWR | O_CREAT | O_CLOEXEC, fileMode)
         guard fd >= 0 else { throw StoreFileError(path: databasePath, operation: "open", code: errno) }
         // open's mode applies only to a new file, and after the umask: set it either way.
@@ -29,26 +28,29 @@ enum PrivateStoreFiles {
     }
 
     /// Like `mkdir -p`, but every directory it creates is 0700. A directory that exists keeps its
-    /// mode: it is the operator's (systemd's StateDirectory, say).
-    private static func makeDirectory(_ path: String) throws {
-        if mkdir(path, directoryMode) == 0 {
-            // mkdir's mode went through the umask, which can only have narrowed it.
-            guard chmod(path, directoryMode) == 0 else {
-                throw StoreFileError(path: path, operation: "chmod", code: errno)
-            }
-            return
-        }
-        let code = errno
+    /// mode: it is the operator's (systemd's StateDirectory, say). Each level is tried once: a
+    /// parent that exists and still cannot hold `path` (a dangling symlink, /proc) is an error.
+    static func makeDirectory(_ path: String) throws {
+        if mkdir(path, directoryMode) == 0 { return try narrowNewDirectory(path) }
+        var code = errno
         let parent = (path as NSString).deletingLastPathComponent
-        switch code {
-        case EEXIST:
-            return
-        case ENOENT where !parent.isEmpty && parent != path:
+        if code == ENOENT, !parent.isEmpty, parent != path {
             try makeDirectory(parent)
-            try makeDirectory(path)
-        default:
-            throw StoreFileError(path: path, operation: "mkdir", code: code)
+            if mkdir(path, directoryMode) == 0 { return try narrowNewDirectory(path) }
+            code = errno
         }
+        guard code == EEXIST else { throw StoreFileError(path: path, operation: "mkdir", code: code) }
+        // It exists, but a dangling symlink or a file is no directory to use.
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw StoreFileError(path: path, operation: "mkdir", code: errno, reason: "a symlink to nowhere")
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else { throw StoreFileError(path: path, operation: "mkdir", code: ENOTDIR) }
+    }
+
+    /// mkdir's mode went through the umask, which can only have narrowed it.
+    private static func narrowNewDirectory(_ path: String) throws {
+        guard chmod(path, directoryMode) == 0 else { throw StoreFileError(path: path, operation: "chmod", code: errno) }
     }
 }
 
@@ -56,6 +58,8 @@ struct StoreFileError: Error, CustomStringConvertible {
     let path: String
     let operation: String
     let code: Int32
+    /// Said instead of the code's own text when that would mislead.
+    var reason: String?
 
-    var description: String { "\(operation) \(path): \(String(cString: strerror(code)))" }
+    var description: String { "\(operation) \(path): \(reason ?? String(cString: strerror(code)))" }
 }

@@ -7,6 +7,7 @@ public final class SQLiteStore: BrokerStore {
     let pool: DatabasePool
     let checkpointer: WALCheckpointer
     private let writer: GroupCommitWriter
+    private let lock: DataDirectoryLock
     /// The schema's migrations applied, in order (the last names the version), for the log.
     public let appliedMigrations: [String]
 
@@ -15,6 +16,7 @@ public final class SQLiteStore: BrokerStore {
     public static let defaultCacheMiB = 64
 
     /// Opens (creating if needed) `directory/lifesignal.sqlite` and runs pending migrations.
+    /// Throws `DataDirectoryInUse` while another store (another broker) has `directory` open.
     /// `cacheMiB` bounds each connection's page cache: the writer's holds the pages it wrote, so
     /// it grows with the store's hot data up to that bound.
     public convenience init(
@@ -27,7 +29,11 @@ public final class SQLiteStore: BrokerStore {
         directory: String, cacheMiB: Int = defaultCacheMiB, checkpoints: WALCheckpointer.Limits,
         scheduler: @escaping CompletionScheduler
     ) throws {
-        try PrivateStoreFiles.prepare(directory: directory, databasePath: Self.path(in: directory))
+        try PrivateStoreFiles.makeDirectory(directory)
+        let lock = try DataDirectoryLock(directory: directory)
+        var opened = false
+        defer { if !opened { lock.release() } }
+        try PrivateStoreFiles.prepare(databasePath: Self.path(in: directory))
         var configuration = Configuration()
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
@@ -58,6 +64,8 @@ public final class SQLiteStore: BrokerStore {
         }
         self.checkpointer = checkpointer
         writer = GroupCommitWriter(pool: pool, checkpointer: checkpointer, scheduler: scheduler)
+        self.lock = lock
+        opened = true
     }
 
     /// The database file of the store in `directory`; readers such as `PushLog` open it too.
@@ -72,5 +80,6 @@ public final class SQLiteStore: BrokerStore {
     public func close() {
         writer.close()
         checkpointer.close()
+        lock.release()
     }
 }

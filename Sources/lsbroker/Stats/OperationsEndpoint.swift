@@ -10,6 +10,14 @@ struct OperationsEndpoint {
         let description: String
     }
 
+    /// A refused connection is an answer: nothing listens there. (The shared client retries
+    /// until the request's timeout.)
+    private static let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.retryConnectionEstablishment = false
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
     init(_ url: String) {
         baseURL = url.hasSuffix("/") ? String(url.dropLast()) : url
     }
@@ -21,7 +29,7 @@ struct OperationsEndpoint {
             let response: HTTPClientResponse
             let body: ByteBuffer
             do {
-                response = try await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: timeout)
+                response = try await Self.client.execute(HTTPClientRequest(url: url), timeout: timeout)
                 body = try await response.body.collect(upTo: 64 * 1024 * 1024)
             } catch {
                 throw Failure(description: "cannot read \(url): \(error)")
