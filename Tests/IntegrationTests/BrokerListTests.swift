@@ -9,10 +9,16 @@ struct BrokerListTests {
     /// Short beside the test, and long enough for a broker under a sanitizer to answer in.
     static let timeout = ["--timeout-ms", "5000"]
 
-    @Test func watchMovesPastABrokerThatIsDown() throws {
+    /// A broker, and Alice registered on it.
+    static func aliceOnABroker() throws -> (BrokerProcess, LSClient) {
         let broker = try BrokerProcess()
         let cli = LSClient(broker: broker)
         try cli.register("Alice")
+        return (broker, cli)
+    }
+
+    @Test func watchMovesPastABrokerThatIsDown() throws {
+        let (broker, cli) = try Self.aliceOnABroker()
         let brokers = "127.0.0.1:\(try SilentListener.closedPort()),\(broker.address)"
         let watch = try cli.start(["--profile", "alice", "--broker", brokers, "watch"])
         #expect(watch.output.waitForLine { $0.hasPrefix("connected as Alice") } != nil, "\(watch.output.text)")
@@ -20,9 +26,7 @@ struct BrokerListTests {
     }
 
     @Test func aCheckInMovesPastAFrozenBroker() throws {
-        let broker = try BrokerProcess()
-        let cli = LSClient(broker: broker)
-        try cli.register("Alice")
+        let (broker, cli) = try Self.aliceOnABroker()
         let frozen = try SilentListener()
         let checkin = try cli.run(
             ["--profile", "alice", "--broker", "\(frozen.address),\(broker.address)", "checkin"] + Self.timeout)
@@ -31,9 +35,7 @@ struct BrokerListTests {
     }
 
     @Test func aCheckInWithOnlyAFrozenBrokerSaysSoAndExits() throws {
-        let broker = try BrokerProcess()
-        let cli = LSClient(broker: broker)
-        try cli.register("Alice")
+        let (_, cli) = try Self.aliceOnABroker()
         let frozen = try SilentListener()
         let checkin = try cli.run(["--profile", "alice", "--broker", frozen.address, "checkin", "--timeout-ms", "1000"])
         #expect(checkin.status == 2)
@@ -41,9 +43,7 @@ struct BrokerListTests {
     }
 
     @Test func watchLeavesAFrozenBrokerForTheOneThatIsBack() throws {
-        let broker = try BrokerProcess()
-        let cli = LSClient(broker: broker)
-        try cli.register("Alice")
+        let (broker, cli) = try Self.aliceOnABroker()
         let frozen = try SilentListener()
         let watch = try cli.start(
             ["--profile", "alice", "--broker", "\(broker.address),\(frozen.address)", "watch"] + Self.timeout)

@@ -34,10 +34,7 @@ struct NextBrokerTests {
         }, count: connections))
     }
 
-    static let greets: FakeBroker.Script = { connection in
-        try connection.greet(lastSeq: 10, snapshot: Fixtures.snapshot(seq: 10))
-        connection.waitForClose()
-    }
+    static let greets = FakeBroker.greetsAndStays(snapshot: Fixtures.snapshot(seq: 10))
 
     @Test func aFirstConnectThatRetriesLaterStillTriesTheNextBrokerNow() async throws {
         let broker = try FakeBroker(scripts: [Self.greets])

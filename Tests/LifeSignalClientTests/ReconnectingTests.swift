@@ -105,10 +105,7 @@ struct ReconnectingTests {
                 let hello = try connection.read(op: Op.hello)
                 try connection.error(rid: hello["rid"], .tooManyDevices("this user already has 10 devices"))
             },
-            { connection in
-                try connection.greet(lastSeq: 10)
-                connection.waitForClose()
-            },
+            FakeBroker.greetsAndStays(),
         ])
         defer { broker.stop() }
         let client = try LifeSignalClient(configuration: configuration(port: broker.port))

@@ -51,6 +51,14 @@ final class FakeBroker: Sendable {
         }
     }
 
+    /// Greets (with a snapshot, when given) and stays connected until the client leaves.
+    static func greetsAndStays(lastSeq: Int64 = 10, snapshot: Snapshot? = nil) -> Script {
+        { connection in
+            try connection.greet(lastSeq: lastSeq, snapshot: snapshot)
+            connection.waitForClose()
+        }
+    }
+
     /// Stops accepting; a pending accept returns.
     func stop() {
         shutdown(listener, Int32(SHUT_RDWR))
