@@ -104,6 +104,10 @@ struct Serve: ParsableCommand {
         name: .customLong("fcm-endpoint"),
         help: .setting("Base URL of the FCM API (tests, proxies).", env: "FCM_ENDPOINT", default: FCMSettings.defaultEndpoint))
     var fcmEndpoint: String?
+    @Flag(help: .init(
+        "Tests only: accept a plain http:// --fcm-endpoint and token_uri (a local fake FCM). Env LSBROKER_FCM_ALLOW_PLAIN_HTTP=true.",
+        visibility: .hidden))
+    var fcmAllowPlainHttp = false
     @Option(help: .setting(
         "trace, debug, info, notice, warning, error or critical.", env: "LOG_LEVEL", default: Serve.defaultLogLevel))
     var logLevel: String?
@@ -167,7 +171,8 @@ struct Serve: ParsableCommand {
         config.metricsHost = try environment.resolve(metricsHost, "METRICS_HOST", config.metricsHost)
         config.fcm = try Self.fcmSettings(
             serviceAccount: try environment.resolve(fcmServiceAccount, "FCM_SERVICE_ACCOUNT"),
-            endpoint: try environment.resolve(fcmEndpoint, "FCM_ENDPOINT", FCMSettings.defaultEndpoint))
+            endpoint: try environment.resolve(fcmEndpoint, "FCM_ENDPOINT", FCMSettings.defaultEndpoint),
+            allowsPlainHTTP: fcmAllowPlainHttp || environment.resolve(nil, "FCM_ALLOW_PLAIN_HTTP", false))
         let levelName = try environment.resolve(logLevel, "LOG_LEVEL", Self.defaultLogLevel)
         guard let level = Logger.Level(rawValue: levelName) else {
             throw ValidationError("unknown log level '\(levelName)'")
@@ -195,10 +200,11 @@ struct Serve: ParsableCommand {
 extension Serve {
     /// Reads the service account at start, so that a missing or bad key stops the broker here
     /// (exit 64) rather than at its first push.
-    static func fcmSettings(serviceAccount path: String?, endpoint: String) throws -> FCMSettings? {
+    static func fcmSettings(serviceAccount path: String?, endpoint: String, allowsPlainHTTP: Bool) throws -> FCMSettings? {
         guard let path else { return nil }
         do {
-            return try FCMSettings(serviceAccount: FCMServiceAccount(contentsOf: path), endpoint: endpoint)
+            return try FCMSettings(serviceAccount: FCMServiceAccount(contentsOf: path), endpoint: endpoint,
+                                   allowsPlainHTTP: allowsPlainHTTP)
         } catch {
             throw ValidationError("\(error)")
         }

@@ -53,6 +53,9 @@ struct PushTests {
             "notification": ["title": "Ping", "body": "Bob pinged you."],
             "data": ["notificationId": .string(notificationID), "type": "ping",
                      "relatedContactID": .string(bob.id), "relatedPingID": .string(pingID)],
+            // Bob's pings collapse into the newest on Alice's phone.
+            "android": ["collapse_key": .string("ping-\(bob.id)")],
+            "apns": ["headers": ["apns-collapse-id": .string("ping-\(bob.id)")]],
         ]
         #expect(try RecordedPushes.read(broker, user: alice.id).first?.fcm == expected)
         // Exactly as sent: field order and nothing more.

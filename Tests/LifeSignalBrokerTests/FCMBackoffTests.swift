@@ -21,11 +21,20 @@ import Testing
         }
     }
 
-    @Test func retryAfterIsAFloorUpToItsCap() {
+    @Test func retryAfterIsAFloorHoweverLong() {
         #expect(backoff.delay(afterAttempt: 1, retryAfter: .seconds(7), unit: 0.5) == .seconds(7))
         // A short Retry-After does not cut the backoff.
         #expect(backoff.delay(afterAttempt: 4, retryAfter: .seconds(1), unit: 1) == .seconds(4))
-        #expect(backoff.delay(afterAttempt: 1, retryAfter: .seconds(3600), unit: 0) == .seconds(60))
+        // FCM's word, even past a minute.
+        #expect(backoff.delay(afterAttempt: 1, retryAfter: .seconds(3600), unit: 0) == .seconds(3600))
+        #expect(backoff.delay(afterAttempt: 1, retryAfter: .seconds(61), rateLimited: true, unit: 0) == .seconds(61))
+    }
+
+    @Test func aTooManyRequestsWithoutRetryAfterWaitsAMinuteAndDoubles() {
+        #expect(backoff.delay(afterAttempt: 1, retryAfter: nil, rateLimited: true, unit: 0) == .seconds(60))
+        #expect(backoff.delay(afterAttempt: 1, retryAfter: nil, rateLimited: true, unit: 1) == .seconds(75))
+        #expect(backoff.delay(afterAttempt: 2, retryAfter: nil, rateLimited: true, unit: 0) == .seconds(120))
+        #expect(backoff.delay(afterAttempt: 30, retryAfter: nil, rateLimited: true, unit: 0) == backoff.maxRateLimitedDelay)
     }
 
     @Test func retryAfterIsReadInSeconds() {
@@ -40,6 +49,7 @@ import Testing
         #expect(backoff.allowsRetry(after: 1))
         #expect(backoff.allowsRetry(after: backoff.maxAttempts - 1))
         #expect(!backoff.allowsRetry(after: backoff.maxAttempts))
+        #expect(backoff.allowsRetry(after: 1_000, isSafety: true))
     }
 
     private func outcome(_ status: Int, _ body: String = "", retryAfter: String? = nil) -> FCMSendOutcome {
@@ -50,7 +60,8 @@ import Testing
         #expect(outcome(200, #"{"name": "projects/p/messages/1"}"#) == .sent)
         #expect(outcome(503, retryAfter: "10") == .retry(retryAfter: .seconds(10)))
         #expect(outcome(500) == .retry(retryAfter: nil))
-        #expect(outcome(429, #"{"error": {"status": "RESOURCE_EXHAUSTED"}}"#, retryAfter: "2") == .retry(retryAfter: .seconds(2)))
+        #expect(outcome(429, #"{"error": {"status": "RESOURCE_EXHAUSTED"}}"#, retryAfter: "2") == .rateLimited(retryAfter: .seconds(2)))
+        #expect(outcome(429) == .rateLimited(retryAfter: nil))
         #expect(outcome(401) == .unauthorized)
         #expect(outcome(404, #"{"error": {"code": 404, "status": "NOT_FOUND", "details": [{"@type": "type.googleapis.com/google.firebase.fcm.v1.FcmError", "errorCode": "UNREGISTERED"}]}}"#)
             == .unregistered)

@@ -1,48 +1,49 @@
 import Foundation
 @testable import LifeSignalBroker
+import LifeSignalProtocol
 import LifeSignalUV
 import Logging
 import Testing
 
-/// The FCM backlog: bounded, never blocking the caller, and everything it took is sent.
+/// The queue's task with a stub sender: enqueueing never waits, a retry holds no send slot, and
+/// what it took is sent.
 @Suite struct FCMSendQueueTests {
-    private func push(_ notificationID: String) -> PushMessage {
-        PushMessage(userID: "u_a", deviceID: "d", token: "t", notificationID: notificationID, body: [], createdAt: 0)
+    private func push(_ notificationID: String, token: String = "t", type: NotificationType = .checkIn) -> PushMessage {
+        let body: JSONValue = ["message": ["token": .string(token), "data": ["type": .string(type.rawValue)]]]
+        return PushMessage(userID: "u_\(notificationID)", deviceID: "d", token: token, notificationID: notificationID,
+                           body: body.serialized(), createdAt: 0)
     }
 
-    @Test func pastItsCapacityMessagesAreDroppedAndTheRestAreSent() async throws {
-        let released = Locked(false)
-        let sent = Locked<[String]>([])
-        let metrics = RecordingMetrics()
-        let queue = FCMSendQueue(capacity: 2, maxConcurrentSends: 1, metrics: PushMetrics(factory: metrics),
-                                 logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }) { message in
-            // The first send stalls, as a slow FCM would, until the test lets it go.
-            while !released.withLock({ $0 }) { try? await Task.sleep(for: .milliseconds(5)) }
-            sent.withLock { $0.append(message.notificationID) }
-        }
-        // Enqueueing never waits for a send: the first one is stalled until after these return.
-        let taken = (1...10).filter { queue.enqueue(push("n_\($0)")) }.map { "n_\($0)" }
-        // Two wait in the buffer; the drain may already hold one being sent and one waiting for a slot.
-        #expect((2...4).contains(taken.count))
-        #expect(taken == (1...taken.count).map { "n_\($0)" })
-
-        released.withLock { $0 = true }
-        // Bounded, and generous: under the sanitizers this suite's tasks wait for the cooperative
-        // pool's threads, which the synchronous integration tests hold.
+    /// Bounded, and generous: under the sanitizers this suite's tasks wait for the cooperative
+    /// pool's threads, which the synchronous integration tests hold.
+    private func waitUntil(_ condition: () -> Bool) async throws -> Bool {
         let deadline = ContinuousClock.now + .seconds(180)
-        // Until every send has finished, its backlog count included.
-        while metrics.gauge("lifesignal_push_backlog").last != 0 && ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        #expect(sent.withLock { $0 } == taken)
-        // Measured: what was dropped is counted, and the backlog went up to what was taken and back to 0.
-        #expect(metrics.counter("lifesignal_pushes_total{result=dropped}") == Int64(10 - taken.count))
-        let backlog = metrics.gauge("lifesignal_push_backlog")
-        #expect(backlog.max() == Double(taken.count))
-        #expect(backlog.last == 0)
-        // Room again: the next is taken.
-        #expect(queue.enqueue(push("n_11")))
+        while !condition() && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+        return condition()
+    }
+
+    @Test func aRetryWaitsOutsideTheOneSendSlotAndEverythingTakenIsSent() async throws {
+        let tries = Locked<[String]>([])
+        let metrics = RecordingMetrics()
+        var limits = FairPushQueue.Limits()
+        limits.maxConcurrentSends = 1
+        let queue = FCMSendQueue(limits: limits, metrics: PushMetrics(factory: metrics),
+                                 logger: Logger(label: "test") { _ in SwiftLogNoOpLogHandler() },
+                                 send: { message in
+                                     tries.withLock { $0.append(message.notificationID) }
+                                     // FCM's quota is spent for this token: its next try is a minute away.
+                                     return message.token == "busy" ? .answered(.rateLimited(retryAfter: nil)) : .answered(.sent)
+                                 },
+                                 report: { _, _, _, _ in })
+        #expect(queue.enqueue(push("n_busy", token: "busy")))
+        #expect(try await waitUntil { tries.withLock { $0 } == ["n_busy"] })
+        for index in 1...5 { #expect(queue.enqueue(push("n_\(index)"))) }
+        // The one slot is free while n_busy waits out its minute: the others go at once.
+        #expect(try await waitUntil { tries.withLock { $0.count } == 6 })
+        #expect(tries.withLock { $0 } == ["n_busy"] + (1...5).map { "n_\($0)" })
+        // Waiting, not lost: the backlog still holds it.
+        #expect(try await waitUntil { metrics.gauge("lifesignal_push_backlog").last == 1 })
         await queue.close()
-        #expect(!queue.enqueue(push("n_12")))
+        #expect(!queue.enqueue(push("n_late")))
     }
 }

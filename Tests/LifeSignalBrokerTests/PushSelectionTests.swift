@@ -49,9 +49,22 @@ import Testing
         let body = PushSelection.fcmBody(token: "t-phone", ping).serialized()
         #expect(String(decoding: body, as: UTF8.self) == """
             {"message":{"token":"t-phone","notification":{"title":"Ping","body":"Bob pinged you."},\
-            "data":{"notificationId":"n_1","type":"ping","relatedContactID":"u_bob","relatedPingID":"p_1"}}}
+            "data":{"notificationId":"n_1","type":"ping","relatedContactID":"u_bob","relatedPingID":"p_1"},\
+            "android":{"collapse_key":"ping-u_bob"},"apns":{"headers":{"apns-collapse-id":"ping-u_bob"}}}}
             """)
         #expect(select(devices: [device("phone", token: "t-phone")]).first?.body == body)
+    }
+
+    @Test func anAlertsWordsAreInTheVisibleBodyAndItAsksForImmediateDelivery() {
+        let alert = Notification(id: "n_2", type: .alert, title: "Emergency Alert", message: "Bob triggered an emergency alert.",
+                                 timestamp: 1, relatedContactID: "u_bob", relatedAlertID: "a_1",
+                                 alertData: AlertInfo(id: "a_1", startedAt: 1, message: "I fell in the kitchen"))
+        let message = PushSelection.fcmBody(token: "t", alert).objectValue?["message"]?.objectValue
+        #expect(message?["notification"] == ["title": "Emergency Alert",
+                                             "body": "Bob triggered an emergency alert.\nI fell in the kitchen"])
+        #expect(message?["data"]?.objectValue?["alertMessage"] == "I fell in the kitchen")
+        #expect(message?["android"] == ["priority": "HIGH"])
+        #expect(message?["apns"] == ["headers": ["apns-priority": "10"]])
     }
 
     @Test func absentRelatedIDsAreLeftOutOfTheData() throws {

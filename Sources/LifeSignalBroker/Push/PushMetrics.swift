@@ -6,13 +6,14 @@ import Metrics
 /// message would look the metric up every time.
 struct PushMetrics: Sendable {
     /// How a message ended, plus `retried` for each try after the first, `dropped` for what a
-    /// queue had no room for and `coalesced` for a ping replaced by a newer one before it was sent.
+    /// queue had no room for, `coalesced` for a ping replaced by a newer one before it was sent,
+    /// and `throttled` for a ping past its sender's budget (all three stay in the store only).
     enum Result: String, CaseIterable {
         /// Kept in the store only (the default gateway).
         case recorded
         case sent, retried, unregistered, invalid, failed
         case authFailed = "auth_failed"
-        case dropped, coalesced
+        case dropped, coalesced, throttled
     }
 
     private let results: [String: Counter]

@@ -20,8 +20,10 @@ enum PushSelection {
         }
     }
 
-    /// The FCM HTTP v1 body: `{"message": {"token", "notification": {title, body}, "data": {…}}}`.
-    /// FCM data values must be strings, so absent ids are left out rather than sent as null.
+    /// The FCM HTTP v1 body: `{"message": {"token", "notification": {title, body}, "data": {…}, …}}`.
+    /// FCM data values must be strings, so absent ids are left out rather than sent as null. An
+    /// alert's own words are in the visible body too, not only in `data`; pings from one sender
+    /// collapse into the newest on the device; safety pushes ask for immediate delivery.
     static func fcmBody(token: String, _ notification: Notification) -> JSONValue {
         var data: JSONObject = [
             "notificationId": .string(notification.id),
@@ -30,13 +32,24 @@ enum PushSelection {
         data["relatedContactID"] = notification.relatedContactID.map(JSONValue.string)
         data["relatedAlertID"] = notification.relatedAlertID.map(JSONValue.string)
         data["relatedPingID"] = notification.relatedPingID.map(JSONValue.string)
-        if notification.type == .alert {
-            data["alertMessage"] = notification.alertData?.message.map(JSONValue.string)
+        var body = notification.message
+        if notification.type == .alert, let words = notification.alertData?.message, !words.isEmpty {
+            data["alertMessage"] = .string(words)
+            body += "\n" + words
         }
-        return ["message": [
+        var message: JSONObject = [
             "token": .string(token),
-            "notification": ["title": .string(notification.title), "body": .string(notification.message)],
+            "notification": ["title": .string(notification.title), "body": .string(body)],
             "data": .object(data),
-        ]]
+        ]
+        if notification.type == .ping, let sender = notification.relatedContactID {
+            let collapseKey = JSONValue.string("ping-\(sender)")
+            message["android"] = ["collapse_key": collapseKey]
+            message["apns"] = ["headers": ["apns-collapse-id": collapseKey]]
+        } else if PushTraits.safetyTypes.contains(notification.type) {
+            message["android"] = ["priority": "HIGH"]
+            message["apns"] = ["headers": ["apns-priority": "10"]]
+        }
+        return ["message": .object(message)]
     }
 }

@@ -12,7 +12,7 @@ struct ClusterFCMTests {
         fcm.trust(account)
         fcm.script("gone-token", [.unregistered])
         let cluster = try TestCluster(
-            brokers: 2, arguments: ["--fcm-service-account", account.path, "--fcm-endpoint", fcm.endpoint])
+            brokers: 2, arguments: fcm.brokerArguments(account))
         let alice = try Person("Alice", port: cluster.ports[0], devices: 2)
         let bob = try Person("Bob", port: cluster.ports[1])
         alice.add(bob, responder: true, dependent: false)

@@ -86,16 +86,34 @@ extension FakeFCM {
                 return json(400, #"{"error": {"code": 400, "status": "INVALID_ARGUMENT"}}"#)
             }
             let token = message["token"]?.stringValue ?? ""
-            var answer = Answer.ok
+            let now = ContinuousClock.now
+            let retried = "\(token) \(message["data"]?.objectValue?["notificationId"]?.stringValue ?? "")"
+            if let last = state.lastAnswers[retried], let problem = Self.earlyRetry(after: last.answer, waited: now - last.at) {
+                state.problems.append(problem)
+            }
+            var answer = state.standing[token] ?? Answer.ok
             if var script = state.scripts[token], !script.isEmpty {
                 answer = script.removeFirst()
                 state.scripts[token] = script
             }
+            state.lastAnswers[retried] = (answer, now)
             state.sends.append(Send(message: message, status: answer.status))
             var response = json(answer.status, answer.body)
             if let retryAfter = answer.retryAfter { response.headers[HTTPField.Name("Retry-After")!] = "\(retryAfter)" }
             return response
         }
+    }
+
+    /// FCM's rules for trying again: not before `Retry-After`, and after a 429 without one not
+    /// within a minute (FCM's documented minimum backoff for quota errors).
+    static func earlyRetry(after answer: Answer, waited: Duration) -> String? {
+        if let retryAfter = answer.retryAfter, waited < .seconds(retryAfter) {
+            return "retried \(waited) after a \(answer.status) with Retry-After \(retryAfter)"
+        }
+        if answer.status == 429, answer.retryAfter == nil, waited < .seconds(60) {
+            return "retried \(waited) after a 429 without Retry-After; FCM asks for a minute at least"
+        }
+        return nil
     }
 
     private static func json(_ status: Int, _ body: String) -> Response {

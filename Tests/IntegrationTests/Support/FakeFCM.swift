@@ -56,6 +56,11 @@ final class FakeFCM: @unchecked Sendable {
         var refuseTokens = false
         var issued: Set<String> = []
         var scripts: [String: [Answer]] = [:]
+        /// The answer of every send to a token once its script has run out (200 if none).
+        var standing: [String: Answer] = [:]
+        /// The last answer to each message ("token notificationId") and when it was given, to
+        /// check FCM's rules for trying it again.
+        var lastAnswers: [String: (answer: Answer, at: ContinuousClock.Instant)] = [:]
         var sends: [Send] = []
         var problems: [String] = []
     }
@@ -87,8 +92,17 @@ final class FakeFCM: @unchecked Sendable {
     /// The token endpoint accepts assertions signed with this account's key.
     func trust(_ account: ServiceAccountFile) { state.withLock { ($0.trustedKey, $0.tokenURI) = (account.publicKey, account.tokenURI) } }
 
+    /// `lsbroker serve`'s options for sending through this fake as `account`: plain http on
+    /// loopback, which the broker accepts only when told explicitly.
+    func brokerArguments(_ account: ServiceAccountFile) -> [String] {
+        ["--fcm-service-account", account.path, "--fcm-endpoint", endpoint, "--fcm-allow-plain-http"]
+    }
+
     /// The answers the next sends to `token` get, in order.
     func script(_ token: String, _ answers: [Answer]) { state.withLock { $0.scripts[token] = answers } }
+
+    /// Every send to `token` gets `answer` once its script has run out.
+    func answerAlways(_ token: String, _ answer: Answer) { state.withLock { $0.standing[token] = answer } }
 
     var sends: [Send] { state.withLock { $0.sends } }
     var problems: [String] { state.withLock { $0.problems } }

@@ -10,7 +10,9 @@ enum FCMSendOutcome: Equatable {
     case invalidToken
     /// The access token was refused: get a new one and try again.
     case unauthorized
-    /// Overloaded or unavailable (429, 5xx): try again later, not before `retryAfter` if given.
+    /// Over quota (429): try again not before `retryAfter`, or a minute when not given.
+    case rateLimited(retryAfter: Duration?)
+    /// Overloaded or unavailable (5xx): try again later, not before `retryAfter` if given.
     case retry(retryAfter: Duration?)
     /// Anything else (a bad request, a sender mismatch): trying again would not help.
     case failed(status: Int, reason: String)
@@ -23,7 +25,10 @@ enum FCMSendOutcome: Equatable {
         case 401:
             self = .unauthorized
             return
-        case 429, 500..<600:
+        case 429:
+            self = .rateLimited(retryAfter: FCMBackoff.retryAfter(header: retryAfterHeader))
+            return
+        case 500..<600:
             self = .retry(retryAfter: FCMBackoff.retryAfter(header: retryAfterHeader))
             return
         default:

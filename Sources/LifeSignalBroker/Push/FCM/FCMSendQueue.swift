@@ -1,89 +1,114 @@
 import Logging
 import LifeSignalUV
 
-/// The messages waiting for FCM, bounded: past `capacity` waiting (besides the few being sent)
-/// a message is dropped (it stays in the store's `pushes` table), counted, and logged once per
-/// run of drops. A single task drains it, sending at most `maxConcurrentSends` messages at once
-/// (one HTTP/2 connection carries them).
+/// Runs a `FairPushQueue`: one task hands due messages to at most `maxConcurrentSends` sends at
+/// once (one HTTP/2 connection carries them) and wakes when a message arrives, a send ends or a
+/// backoff runs out. Enqueueing never blocks the caller (the broker's push queue). What the queue
+/// does not take stays in the store's `pushes` table, counted and logged once per run of drops.
 final class FCMSendQueue: Sendable {
-    static let defaultMaxConcurrentSends = 8
+    typealias Send = @Sendable (PushMessage) async -> FCMTryResult
+    typealias Report = @Sendable (PushMessage, FCMTryResult, FairPushQueue.Decision, _ attempts: Int) -> Void
 
-    private let continuation: AsyncStream<PushMessage>.Continuation
-    private let drain: Task<Void, Never>
+    private let state: Locked<FairPushQueue>
+    private let wake: AsyncStream<Void>.Continuation
+    private let dispatcher: Task<Void, Never>
     private let metrics: PushMetrics
     private let logger: Logger
-    /// Accepted and not yet finished, for `lifesignal_push_backlog`.
-    private let backlog = Locked(0)
-    /// Set while messages are being dropped, so that a stalled FCM logs once, not per message.
+    private let start = ContinuousClock.now
+    /// Set while pushes are being dropped, so that a flood logs once, not per message.
     private let dropping = Locked(false)
-    let capacity: Int
 
-    init(capacity: Int, maxConcurrentSends: Int = defaultMaxConcurrentSends, metrics: PushMetrics,
-         logger: Logger, send: @escaping @Sendable (PushMessage) async -> Void) {
-        let (stream, continuation) = AsyncStream.makeStream(of: PushMessage.self,
-                                                            bufferingPolicy: .bufferingOldest(capacity))
-        self.continuation = continuation
-        self.capacity = capacity
+    init(limits: FairPushQueue.Limits = .init(), metrics: PushMetrics, logger: Logger, send: @escaping Send,
+         report: @escaping Report) {
+        let state = Locked(FairPushQueue(limits: limits))
+        let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        self.state = state
+        self.wake = wake
         self.metrics = metrics
         self.logger = logger
-        let backlog = self.backlog
-        drain = Task {
-            await withTaskGroup(of: Void.self) { group in
-                var sending = 0
-                for await message in stream {
-                    if sending >= maxConcurrentSends {
-                        await group.next()
-                        sending -= 1
-                    }
-                    group.addTask {
-                        await send(message)
-                        let waiting = backlog.withLock { count in
-                            count -= 1
-                            return count
+        let start = start
+        let now: @Sendable () -> Duration = { start.duration(to: .now) }
+        dispatcher = Task {
+            await withDiscardingTaskGroup { group in
+                var timer: (due: Duration, task: Task<Void, Never>)?
+                for await _ in wakeups {
+                    while let ticket = state.withLock({ $0.next(now: now()) }) {
+                        group.addTask {
+                            let result = await send(ticket.message)
+                            let (decision, backlog) = state.withLock { queue in
+                                (queue.finish(ticket, result, now: now(), jitter: .random(in: 0..<1)), queue.backlog)
+                            }
+                            report(ticket.message, result, decision, ticket.attempt)
+                            metrics.backlog.record(backlog)
+                            wake.yield()
                         }
-                        metrics.backlog.record(waiting)
                     }
-                    sending += 1
+                    // Sleep until the earliest backoff ends, unless a timer for it is already set.
+                    let due = state.withLock { $0.nextDue(after: now()) }
+                    if let current = timer, current.due != due || current.due <= now() {
+                        current.task.cancel()
+                        timer = nil
+                    }
+                    if timer == nil, let due {
+                        timer = (due, Task {
+                            try? await Task.sleep(until: start + due, clock: .continuous)
+                            wake.yield()
+                        })
+                    }
                 }
+                timer?.task.cancel()
+                group.cancelAll()
             }
         }
     }
 
-    /// Returns at once, whether the message was taken; never blocks the caller (the broker's push queue).
+    /// Returns at once, whether the message was taken (or merged into one waiting); never blocks.
     @discardableResult
     func enqueue(_ message: PushMessage) -> Bool {
-        let waiting = backlog.withLock { count in
-            count += 1
-            return count
+        let traits = PushTraits(message)
+        let (admission, backlog) = state.withLock { queue in
+            (queue.enqueue(message, traits: traits, now: start.duration(to: .now)), queue.backlog)
         }
-        switch continuation.yield(message) {
-        case .enqueued:
-            metrics.backlog.record(waiting)
-            if dropping.withLock({ flag in defer { flag = false }; return flag }) {
-                logger.notice("FCM backlog has room again")
-            }
-            return true
-        case .terminated:
-            backlog.withLock { $0 -= 1 }  // the broker is stopping; the store keeps the message
-            return false
+        metrics.backlog.record(backlog)
+        switch admission {
+        case .queued:
+            noteRoom()
+        case .queuedDroppingAnother:
+            noteDrop()
+        case .coalesced:
+            metrics.count(.coalesced)
+        case .throttled:
+            metrics.count(.throttled)
         case .dropped:
-            backlog.withLock { $0 -= 1 }
-            metrics.count(.dropped)
-            if !dropping.withLock({ flag in defer { flag = true }; return flag }) {
-                logger.warning("FCM backlog is full; new pushes stay in the store only",
-                               metadata: ["lifesignal.fcm.backlog": "\(capacity)"])
-            }
+            noteDrop()
             return false
-        @unknown default:
-            backlog.withLock { $0 -= 1 }
+        case .closed:
             return false
         }
+        wake.yield()
+        return true
     }
 
     /// Stops taking messages and ends the sends in flight (their messages stay in the store).
     func close() async {
-        continuation.finish()
-        drain.cancel()
-        await drain.value
+        state.withLock { $0.close() }
+        wake.finish()
+        await dispatcher.value
+    }
+
+    private func noteDrop() {
+        metrics.count(.dropped)
+        if !dropping.withLock({ flag in defer { flag = true }; return flag }) {
+            let limits = state.withLock { $0.limits }
+            logger.warning("FCM queue is full; the oldest waiting push of the busiest recipient stays in the store only", metadata: [
+                "lifesignal.fcm.capacity": "\(limits.capacity)", "lifesignal.fcm.per_recipient": "\(limits.perRecipient)",
+            ])
+        }
+    }
+
+    private func noteRoom() {
+        if dropping.withLock({ flag in defer { flag = false }; return flag }) {
+            logger.notice("FCM queue has room again")
+        }
     }
 }

@@ -4,63 +4,90 @@ import Logging
 import Metrics
 import NIOCore
 
-/// Sends one message to FCM, trying again on what may pass (429, 5xx, a refused access token, a
-/// network error) with `FCMBackoff`, and reporting a token FCM has given up on so that the broker
-/// removes it from its device. Never logs a push token, an access token or the assertion.
+/// Tries to send one message to FCM, within `tryTimeout`, and reports how it ended: counted, logged,
+/// and a token FCM has given up on handed to the broker to remove from its device. Whether and
+/// when to try again is `FairPushQueue`'s. Never logs a push token, an access token or the assertion.
 struct FCMSender: Sendable {
+    /// One try's bound: a slow FCM costs a send slot this long at most, then the try counts as failed.
+    static let defaultTryTimeout: Duration = .seconds(10)
+
     let settings: FCMSettings
     let client: HTTPClient
     let tokens: FCMAccessTokens
-    let backoff: FCMBackoff
     let metrics: PushMetrics
     let logger: Logger
+    var tryTimeout = Self.defaultTryTimeout
     /// Asks the broker to remove a rejected token (set when the broker starts).
     let tokenRejected: @Sendable (PushMessage) -> Void
 
-    /// How one try ended, before deciding whether to try again.
-    private enum Attempt {
-        case answered(FCMSendOutcome, accessToken: String)
-        case noAccessToken(FCMAccessTokens.Failure)
-        case unreachable(any Error)
+    func tryOnce(_ message: PushMessage) async -> FCMTryResult {
+        let accessToken: String
+        do {
+            accessToken = try await tokens.token()
+        } catch {
+            return .noAccessToken("\(error)")
+        }
+        var request = HTTPClientRequest(url: settings.sendURL)
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(accessToken)")
+        request.headers.add(name: "Content-Type", value: "application/json; charset=UTF-8")
+        request.body = .bytes(ByteBuffer(bytes: message.body))
+        let started = ContinuousClock.now
+        let timeout = TimeAmount.nanoseconds(Int64(tryTimeout / .nanoseconds(1)))
+        do {
+            let response = try await client.execute(request, timeout: timeout)
+            let body = try await response.body.collect(upTo: 64 * 1024)
+            metrics.sendDuration.recordInterval(since: started)
+            let outcome = FCMSendOutcome(status: Int(response.status.code), body: Data(body.readableBytesView),
+                                         retryAfterHeader: response.headers.first(name: "Retry-After"))
+            if outcome == .unauthorized { await tokens.invalidate(accessToken) }
+            return .answered(outcome)
+        } catch {
+            metrics.sendDuration.recordInterval(since: started)
+            return .unreachable("\(error)")
+        }
     }
 
-    func send(_ message: PushMessage) async {
-        var attempt = 0
-        while !Task.isCancelled {
-            attempt += 1
-            let result = await tryOnce(message)
-            var retryAfter: Duration?
-            switch result {
-            case .answered(.sent, _):
-                metrics.count(.sent)
-                return
-            case .answered(.unregistered, _):
-                reject(message, counted: .unregistered)
-                return
-            case .answered(.invalidToken, _):
-                reject(message, counted: .invalid)
-                return
-            case .answered(.failed(let status, let reason), _):
-                metrics.count(.failed)
-                logger.warning("FCM refused a push; giving up", metadata: metadata(message, [
-                    "lifesignal.fcm.status": "\(status)", "lifesignal.fcm.reason": "\(reason)",
-                ]))
-                return
-            case .answered(.unauthorized, let accessToken):
-                await tokens.invalidate(accessToken)
-            case .answered(.retry(let after), _):
-                retryAfter = after
-            case .noAccessToken, .unreachable:
-                break
-            }
-            guard backoff.allowsRetry(after: attempt) else {
-                giveUp(message, after: result, attempts: attempt)
-                return
-            }
+    /// Counts and logs how a try ended, and what the queue decided.
+    func report(_ message: PushMessage, _ result: FCMTryResult, _ decision: FairPushQueue.Decision, attempts: Int) {
+        switch (result, decision) {
+        case (.answered(.sent), _):
+            metrics.count(.sent)
+        case (.answered(.unregistered), _):
+            reject(message, counted: .unregistered)
+        case (.answered(.invalidToken), _):
+            reject(message, counted: .invalid)
+        case (.answered(.failed(let status, let reason)), _):
+            metrics.count(.failed)
+            logger.warning("FCM refused a push; giving up", metadata: metadata(message, [
+                "lifesignal.fcm.status": "\(status)", "lifesignal.fcm.reason": "\(reason)",
+            ]))
+        case (_, .retry):
             metrics.count(.retried)
-            let delay = backoff.delay(afterAttempt: attempt, retryAfter: retryAfter, unit: Double.random(in: 0..<1))
-            try? await Task.sleep(for: delay)
+        case (_, .done):
+            break  // closed meanwhile
+        case (.noAccessToken(let failure), .gaveUp):
+            metrics.count(.authFailed)
+            logger.warning("no FCM access token; giving up a push", metadata: metadata(message, [
+                "lifesignal.fcm.attempts": "\(attempts)", "lifesignal.error": "\(failure)",
+            ]))
+        case (.answered(.unauthorized), .gaveUp):
+            metrics.count(.authFailed)
+            logger.warning("FCM refused the access token; giving up a push", metadata: metadata(message, [
+                "lifesignal.fcm.attempts": "\(attempts)",
+            ]))
+        case (.answered(let outcome), .gaveUp):
+            giveUp(message, reason: "\(outcome)", attempts: attempts)
+        case (.unreachable(let error), .gaveUp):
+            giveUp(message, reason: error, attempts: attempts)
         }
+    }
+
+    private func giveUp(_ message: PushMessage, reason: String, attempts: Int) {
+        metrics.count(.failed)
+        logger.warning("FCM push failed; giving up", metadata: metadata(message, [
+            "lifesignal.fcm.attempts": "\(attempts)", "lifesignal.error": "\(reason)",
+        ]))
     }
 
     /// FCM has given up on the token: the broker removes it from its device.
@@ -70,56 +97,6 @@ struct FCMSender: Sendable {
             "lifesignal.fcm.reason": "\(result.rawValue)",
         ]))
         tokenRejected(message)
-    }
-
-    private func tryOnce(_ message: PushMessage) async -> Attempt {
-        let accessToken: String
-        do {
-            accessToken = try await tokens.token()
-        } catch {
-            return .noAccessToken(error as? FCMAccessTokens.Failure ?? .init(description: "\(error)"))
-        }
-        var request = HTTPClientRequest(url: settings.sendURL)
-        request.method = .POST
-        request.headers.add(name: "Authorization", value: "Bearer \(accessToken)")
-        request.headers.add(name: "Content-Type", value: "application/json; charset=UTF-8")
-        request.body = .bytes(ByteBuffer(bytes: message.body))
-        let started = ContinuousClock.now
-        do {
-            let response = try await client.execute(request, timeout: .seconds(30))
-            let body = try await response.body.collect(upTo: 64 * 1024)
-            metrics.sendDuration.recordInterval(since: started)
-            return .answered(FCMSendOutcome(status: Int(response.status.code), body: Data(body.readableBytesView),
-                                            retryAfterHeader: response.headers.first(name: "Retry-After")),
-                             accessToken: accessToken)
-        } catch {
-            metrics.sendDuration.recordInterval(since: started)
-            return .unreachable(error)
-        }
-    }
-
-    private func giveUp(_ message: PushMessage, after result: Attempt, attempts: Int) {
-        let reason: String
-        switch result {
-        case .noAccessToken(let failure):
-            metrics.count(.authFailed)
-            logger.warning("no FCM access token; giving up a push", metadata: metadata(message, [
-                "lifesignal.fcm.attempts": "\(attempts)", "lifesignal.error": "\(failure)",
-            ]))
-            return
-        case .answered(.unauthorized, _):
-            metrics.count(.authFailed)
-            logger.warning("FCM refused the access token; giving up a push", metadata: metadata(message, [
-                "lifesignal.fcm.attempts": "\(attempts)",
-            ]))
-            return
-        case .answered(let outcome, _): reason = "\(outcome)"
-        case .unreachable(let error): reason = "\(error)"
-        }
-        metrics.count(.failed)
-        logger.warning("FCM push failed; giving up", metadata: metadata(message, [
-            "lifesignal.fcm.attempts": "\(attempts)", "lifesignal.error": "\(reason)",
-        ]))
     }
 
     /// Ids only: the token is an address to a person's phone.

@@ -24,10 +24,22 @@ public struct FCMServiceAccount: Sendable {
         let token_uri: String?
     }
 
+    /// Reads the key file, which must be readable by its owner only (0600 or 0400): the key can
+    /// push to every installation of the app.
     public init(contentsOf path: String) throws {
         let data: Data
         do {
+            let mode = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?
+                .uint16Value ?? 0
+            guard mode & 0o077 == 0 else {
+                throw Invalid(description: """
+                    the FCM service account file \(path) is mode \(String(mode & 0o777, radix: 8)): \
+                    anyone who can read it can push to every user; chmod 600 it (readable by the broker's user only)
+                    """)
+            }
             data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch let invalid as Invalid {
+            throw invalid
         } catch {
             throw Invalid(
                 description: "cannot read the FCM service account file \(path): \(error.localizedDescription)")
