@@ -241,9 +241,24 @@ struct FCMPushTests {
 
     @Test func aKeyOthersCanReadOrCredentialsInClearStopTheBrokerAtStart() throws {
         let directory = TemporaryDirectory("fcm-insecure")
+        // Bounded: a broker that accepts the settings serves on, and is stopped as the failure it is.
         func serve(_ arguments: [String], environment: [String: String] = [:]) throws -> (status: Int32, output: String) {
-            try runCommand(Binaries.broker, ["serve", "--port", "0", "--data-dir", directory.path] + arguments,
-                           environment: environment)
+            let process = Process()
+            process.executableURL = Binaries.broker
+            process.arguments = ["serve", "--port", "0", "--data-dir", directory.path] + arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            let output = directory.url.appendingPathComponent("serve.out")
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+            let handle = try FileHandle(forWritingTo: output)
+            defer { try? handle.close() }
+            (process.standardOutput, process.standardError) = (handle, handle)
+            try process.run()
+            if !(try eventually(timeout: .seconds(60)) { !process.isRunning }) {
+                process.terminate()
+                Issue.record("the broker started with \(arguments) \(environment)")
+            }
+            process.waitUntilExit()
+            return (process.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
         }
         // 0644, as a copy made with the default umask would be.
         let readable = try ServiceAccountFile(tokenURI: "https://oauth2.googleapis.com/token")
