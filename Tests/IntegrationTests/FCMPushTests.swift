@@ -17,12 +17,8 @@ struct FCMPushTests {
     let bob: Person
 
     init() throws {
-        fcm = try FakeFCM()
-        account = try ServiceAccountFile(tokenURI: fcm.tokenURI)
-        fcm.trust(account)
         // Debug: what the broker logs at its most talkative must still hold no secret.
-        broker = try BrokerProcess(arguments: fcm.brokerArguments(account) + ["--metrics-port", "0"],
-                                   environment: ["LSBROKER_LOG_LEVEL": "debug"])
+        (fcm, account, broker) = try BrokerWithFakeFCM(environment: ["LSBROKER_LOG_LEVEL": "debug"]).parts
         alice = try Person("Alice", port: broker.port, devices: 2)
         bob = try Person("Bob", port: broker.port)
         alice.add(bob, responder: true, dependent: false)

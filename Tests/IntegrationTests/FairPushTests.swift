@@ -14,10 +14,7 @@ struct FairPushTests {
     let broker: BrokerProcess
 
     init() throws {
-        fcm = try FakeFCM()
-        account = try ServiceAccountFile(tokenURI: fcm.tokenURI)
-        fcm.trust(account)
-        broker = try BrokerProcess(arguments: fcm.brokerArguments(account) + ["--metrics-port", "0"])
+        (fcm, account, broker) = try BrokerWithFakeFCM().parts
     }
 
     /// `person` has a device named `name` that is offline with the push token `name`.

@@ -120,3 +120,20 @@ final class FakeFCM: @unchecked Sendable {
 }
 
 struct FakeFCMDidNotStart: Error {}
+
+/// A fresh fake FCM, a service account it trusts, and a broker (metrics on) sending through it.
+struct BrokerWithFakeFCM {
+    let fcm: FakeFCM
+    let account: ServiceAccountFile
+    let broker: BrokerProcess
+
+    init(environment: [String: String] = [:]) throws {
+        fcm = try FakeFCM()
+        account = try ServiceAccountFile(tokenURI: fcm.tokenURI)
+        fcm.trust(account)
+        broker = try BrokerProcess(arguments: fcm.brokerArguments(account) + ["--metrics-port", "0"],
+                                   environment: environment)
+    }
+
+    var parts: (FakeFCM, ServiceAccountFile, BrokerProcess) { (fcm, account, broker) }
+}
