@@ -52,7 +52,16 @@ extension Broker {
 
     private func load(_ userID: String, waiters: [(SessionLookup) -> Void]) {
         users[userID] = .loading(waiters: waiters)
-        submit(StoreWrite(changes: notificationHistoryTrim(of: userID), query: .user(id: userID))) { [self] result in
+        // The trim is housekeeping, a write of its own: on a full disk it fails, and the read
+        // after it (which needs no room) still lets the user in (PROTOCOL §10's history waits).
+        let trim = notificationHistoryTrim(of: userID)
+        if !trim.isEmpty {
+            submit(StoreWrite(changes: trim)) { [self] result in
+                guard case .failure(let error) = result else { return }
+                onLoop { $0.logStoreFailure("could not trim a user's notifications", ["lifesignal.error": "\(error)"]) }
+            }
+        }
+        submit(StoreWrite(changes: [], query: .user(id: userID))) { [self] result in
             let loaded = result.map { written -> StoredUser? in
                 if case .user(let stored) = written.queryResult { stored } else { nil }
             }
@@ -85,7 +94,7 @@ extension Broker {
         case .success(nil):
             users[userID] = nil
         case .failure(let error):
-            logger.error("could not load user", metadata: ["lifesignal.user": "\(userID)", "lifesignal.error": "\(error)"])
+            logStoreFailure("could not load user", ["lifesignal.user": "\(userID)", "lifesignal.error": "\(error)"])
             users[userID] = nil
             failure = error
         }

@@ -3,7 +3,7 @@ import LifeSignalUV
 /// Work the store could not do, done again once it can: nothing that a failing store touched
 /// is left to memory alone (a missed check-in in particular is never dropped).
 extension Broker {
-    enum StoreRetry {
+    enum StoreRetry: Equatable {
         /// A missed deadline whose users could not be loaded.
         case missedDeadline(userID: String, deadline: Int64)
         /// A user whose write failed: read back so that the scheduler takes the stored deadline.
@@ -12,9 +12,11 @@ extension Broker {
 
     static let storeRetryMs: UInt64 = 1_000
 
-    /// Runs `retry` again in a second (all retries due then run together).
+    /// Runs `retry` again in a second (all retries due then run together); one already due is
+    /// not queued twice, however often its user fails meanwhile.
     func retryAfterStoreFailure(_ retry: StoreRetry) {
-        logger.error("store failure: retrying", metadata: ["lifesignal.retry": "\(retry)"])
+        guard !storeRetries.contains(retry) else { return }
+        logStoreFailure("store failure: retrying", ["lifesignal.retry": "\(retry)"])
         storeRetries.append(retry)
         guard storeRetries.count == 1 else { return }  // the timer is already running
         if storeRetryTimer == nil {

@@ -7,9 +7,20 @@ extension Broker {
     func logThrottled(_ kind: LogThrottle.Kind, _ message: Logger.Message,
                       _ metadata: @autoclosure () -> Logger.Metadata) {
         counters.refused(kind)
-        guard let suppressed = logThrottle.admit(kind, nowMs: loop.cachedNowMs) else { return }
+        logRateLimited(.warning, key: kind.metricLabel, message, metadata())
+    }
+
+    /// A store failure, logged at error level at most once per `LogThrottle.intervalMs` for each
+    /// message: a full disk fails every write of every device that retries.
+    func logStoreFailure(_ message: Logger.Message, _ metadata: @autoclosure () -> Logger.Metadata) {
+        logRateLimited(.error, key: message.description, message, metadata())
+    }
+
+    private func logRateLimited(_ level: Logger.Level, key: String, _ message: Logger.Message,
+                                _ metadata: @autoclosure () -> Logger.Metadata) {
+        guard let suppressed = logThrottle.admit(key: key, nowMs: loop.cachedNowMs) else { return }
         var metadata = metadata()
         if suppressed > 0 { metadata["lifesignal.suppressed"] = "\(suppressed)" }
-        logger.warning(message, metadata: metadata)
+        logger.log(level: level, message, metadata: metadata)
     }
 }

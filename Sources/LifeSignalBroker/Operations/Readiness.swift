@@ -43,10 +43,13 @@ extension Broker {
 }
 
 extension BrokerStore {
-    /// An empty write through the group commit: the writer runs and the database takes a transaction.
+    /// A write through the group commit that needs room on the disk, as every real write does:
+    /// ready means this broker can commit now.
     func probe() async throws {
+        var write = StoreWrite(changes: [])
+        write.isReadinessProbe = true
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            submit(StoreWrite(changes: [])) { result in
+            submit(write) { result in
                 continuation.resume(with: result.map { _ in () })
             }
         }

@@ -48,7 +48,7 @@ extension UserSession {
                     if let ticket, let reply { connection?.complete(ticket, with: reply) }
                     broker.pushOutbox.deliver(pushes)
                 case .failure(let error):
-                    broker.logger.error("store write failed", metadata: ["lifesignal.error": "\(error)"])
+                    broker.logStoreFailure("store write failed", ["lifesignal.error": "\(error)"])
                     if let ticket {
                         connection?.complete(
                             ticket, with: ProtocolError(.internal, "the change could not be stored"), rid: rid)

@@ -97,14 +97,33 @@ final class GroupCommitWriter: Sendable {
                 return results
             }
         } catch {
-            // The commit itself failed: nothing of this batch is durable.
-            results = Array(repeating: .failure(error), count: batch.count)
+            // The commit itself failed: nothing of this batch is durable. A read needs no room on
+            // the disk, so it is answered all the same (a full disk must not keep users out).
+            results = batch.map { item in
+                item.write.changes.isEmpty && !item.write.isReadinessProbe ? read(item.write, &prepared) : .failure(error)
+            }
             failed = true
         }
         metrics.committed(writes: batch.count, startNs: startNs, failed: failed)
         let completions = zip(batch, results).map { ($0.completion, $1) }
         scheduler {
             for (completion, result) in completions { completion(result) }
+        }
+    }
+
+    /// A write without changes, alone in a read-only transaction.
+    private func read(_ write: StoreWrite, _ prepared: inout Statements?) -> Result<StoreWriteResult, Error> {
+        Result {
+            try pool.writeWithoutTransaction { db in
+                let statements = try prepared ?? Statements(writes: SQLiteWrites(db), reads: SQLiteReads(db))
+                prepared = statements
+                var result = StoreWriteResult()
+                try db.inTransaction(.deferred) {
+                    result = try Self.apply(write, statements, db)
+                    return .commit
+                }
+                return result
+            }
         }
     }
 
@@ -134,6 +153,12 @@ final class GroupCommitWriter: Sendable {
         -> StoreWriteResult
     {
         var result = StoreWriteResult()
+        if write.isReadinessProbe {
+            try db.cachedStatement(sql: """
+                INSERT INTO readiness_probe (id, probed_at) VALUES (1, ?)
+                    ON CONFLICT (id) DO UPDATE SET probed_at = excluded.probed_at
+                """).execute(arguments: [WallClock.nowMs()])
+        }
         try statements.writes.apply(write.changes, db)
         if let query = write.query { result.queryResult = try statements.reads.answer(query, db) }
         return result

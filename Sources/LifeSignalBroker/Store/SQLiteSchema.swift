@@ -147,6 +147,9 @@ enum SQLiteSchema {
                            ping_to_high_at, ping_to_high_id, ping_to_low_at, ping_to_low_id FROM relationships;
                 """)
         }
+        migrator.registerMigration("v8: the readiness probe's row") { db in
+            try db.execute(sql: "CREATE TABLE readiness_probe (id INTEGER PRIMARY KEY CHECK (id = 1), probed_at INTEGER NOT NULL)")
+        }
         return migrator
     }
 }

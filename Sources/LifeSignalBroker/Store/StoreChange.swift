@@ -172,6 +172,9 @@ public enum StoreQueryResult: Sendable {
 public struct StoreWrite: Sendable {
     public var changes: [StoreChange]
     public var query: StoreQuery?
+    /// Rewrites the store's one probe row: a commit that needs room, as every real write does
+    /// (readiness; an empty transaction commits on a full disk).
+    var isReadinessProbe = false
     public init(changes: [StoreChange], query: StoreQuery? = nil) {
         self.changes = changes
         self.query = query
