@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
     ],
     targets: [
         // The only place libuv is visible; LifeSignalUV wraps it for everyone else.
@@ -88,6 +89,8 @@ let package = Package(
                 "LifeSignalProtocol",
                 "LifeSignalUV",  // Locked: a lock ThreadSanitizer sees
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // sslmode: postgres-nio's TLS is configured with swift-nio-ssl's types.
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],

@@ -1,12 +1,13 @@
 -- PostgreSQL for a LifeSignal cluster (docs/OPERATIONS.md, "Several brokers on PostgreSQL"):
 -- the role the brokers log in as and the database they share. The brokers create and migrate
 -- the tables themselves at start; this makes only what needs a superuser. Run it as one:
---   password=$(openssl rand -hex 32)     # then put it in the brokers' URL
+--   password=$(openssl rand -hex 32)     # then give it to the brokers (URL or password file)
 --   sudo -u postgres psql -v password="$password" < deploy/postgres-setup.sql
 -- (or replace REPLACE-ME on the \set line below and leave out -v). Running it again only sets
 -- the password again. A hex password needs no escaping in the URL nor in systemd's
 -- EnvironmentFile; the URL, postgres://lifesignal:PASSWORD@HOST:5432/lifesignal[?pool=N], is not
--- percent-decoded, so a password must not contain '?'.
+-- percent-decoded, so a password must not contain '?'. To keep it out of the URL, put it alone
+-- in a file of mode 600 and give that to --postgres-password-file (or use PGPASSFILE).
 --
 -- Connections (size max_connections by this). Each broker opens up to its pool size
 -- (`?pool=N` in the URL, default 8) plus one connection that listens for the other brokers'
@@ -39,9 +40,11 @@
 --   tcp_keepalives_count = 3
 -- and end transactions left idle (the brokers' last milliseconds, never seconds), set below.
 --
--- Access. The brokers do not use TLS to PostgreSQL: keep it on loopback or a private network,
--- and allow only the brokers' addresses in pg_hba.conf, for example:
---   host  lifesignal  lifesignal  10.0.0.0/24  scram-sha-256
+-- Access. Off loopback, turn TLS on (ssl = on, ssl_cert_file, ssl_key_file) and give the brokers
+-- ?sslmode=verify-full&sslrootcert=PATH-OF-THE-CA (their default, prefer, encrypts when the
+-- server offers TLS but checks no certificate); allow only the brokers' addresses, over TLS, in
+-- pg_hba.conf, for example:
+--   hostssl  lifesignal  lifesignal  10.0.0.0/24  scram-sha-256
 
 \set ON_ERROR_STOP on
 

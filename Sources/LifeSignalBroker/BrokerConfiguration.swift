@@ -20,7 +20,8 @@
 /// | `maxPendingWrites` (`--max-pending-writes`) | 200,000 | store rows submitted and not yet committed (a read counts one) at which requests that need the store get `overloaded` (§9) |
 /// | `maxConnections` (`--max-connections`) | open-file limit − 256 | connections at once; beyond it the oldest connection awaiting `hello` is closed to make room, else the new one is refused |
 /// | `brokerID` (`--broker-id`) | host name:port | the id `hello` answers with and presence rows name (§11) |
-/// | `postgresURL` (`--postgres`) | none | `postgres://user[:password]@host[:port]/db[?pool=N]`: serve from PostgreSQL as one broker of a cluster instead of the data directory (§11) |
+/// | `postgresURL` (`--postgres`) | none | `postgres://user[:password]@host[:port]/db[?pool=N&sslmode=MODE&sslrootcert=PATH]`: serve from PostgreSQL as one broker of a cluster instead of the data directory (§11) |
+/// | `postgresPasswordFile` (`--postgres-password-file`) | none | the PostgreSQL password, read from this file (mode 600); else the URL's, PGPASSWORD or PGPASSFILE as libpq reads them |
 /// | `fcm` (`--fcm-service-account FILE`, `--fcm-endpoint URL`) | none | send each push through FCM HTTP v1 with this service account (docs/OPERATIONS.md, "Sending pushes through FCM"); without it pushes are only recorded |
 ///
 /// Per-user quotas (§10, v1.1); 0 turns each off, and one that refuses changes nothing:
@@ -56,6 +57,8 @@ public struct BrokerConfiguration: Sendable {
     public var brokerID: String?
     /// nil: the embedded store in `dataDirectory`.
     public var postgresURL: String?
+    /// nil: the password is in `postgresURL`, PGPASSWORD or the libpq password file, or none is needed.
+    public var postgresPasswordFile: String?
     /// nil: pushes are recorded in the store only (`RecordingPushGateway`).
     public var fcm: FCMSettings?
     public var maxContacts = 500

@@ -1,3 +1,4 @@
+import Foundation
 import Metrics
 import Logging
 import PostgresNIO
@@ -30,15 +31,24 @@ public final class ClusterDatabase: Sendable {
         running = Task { await client.run() }
     }
 
-    /// Connects and checks that the server answers within `timeout`.
-    /// - Throws: `PostgresStoreError.unreachable` naming the server (never its password).
+    /// Connects and checks that the server answers within `timeout`, over TLS as `url.sslMode`
+    /// says. A password not in `url` is looked up in `environment` as libpq does
+    /// (`PostgresURL.resolvingPassword`).
+    /// - Throws: `PostgresStoreError`: `authenticationFailed` or `tlsFailed` as soon as the server
+    ///   answers so, `unreachable` after `timeout`; each names the server, never its password.
     public static func open(_ url: PostgresURL, logger: Logger, timeout: Duration = .seconds(10),
-                            leaseTimeout: Duration = .seconds(3)) async throws -> ClusterDatabase
+                            leaseTimeout: Duration = .seconds(3),
+                            environment: [String: String] = ProcessInfo.processInfo.environment)
+        async throws -> ClusterDatabase
     {
+        let url = try url.resolvingPassword(environment: environment)
+        try await checkServer(url, timeout: timeout, logger: logger)
         var configuration = PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.username, password: url.password, database: url.database,
-            tls: .disable)
-        configuration.options.maximumConnections = url.poolSize
+            tls: try url.clientTLS())
+        // The pool's statements, and the connection the hint listener (ClusterNode.startListening)
+        // takes from it for as long as the broker runs: `pool` plus one, as OPERATIONS says.
+        configuration.options.maximumConnections = url.poolSize + 1
         configuration.options.connectTimeout = timeout
         // The pool logs each failed connect attempt at info; the broker says once that PostgreSQL
         // is gone, and requests say so themselves.
@@ -66,7 +76,7 @@ public final class ClusterDatabase: Sendable {
     static func reason(_ error: any Error) -> String {
         if let error = error as? PSQLError {
             if let message = error.serverInfo?[.message] { return message }
-            return "\(error.code)"
+            return error.underlying.map { "\(error.code): \($0)" } ?? "\(error.code)"
         }
         return "\(error)"
     }

@@ -66,9 +66,13 @@ struct Serve: ParsableCommand {
         "Id this broker gives in hello (diagnostics).", env: "BROKER_ID", default: "host name and port"))
     var brokerId: String?
     @Option(help: .setting(
-        "Serve from this PostgreSQL, postgres://user[:password]@host[:port]/db[?pool=N], as one broker of a cluster (brokers given the same URL are one cluster); the data directory is not used.",
+        "Serve from this PostgreSQL, postgres://user[:password]@host[:port]/db[?pool=N&sslmode=MODE&sslrootcert=PATH], as one broker of a cluster (brokers given the same URL are one cluster); the data directory is not used. sslmode: disable, prefer (the default), require, verify-ca or verify-full.",
         env: "POSTGRES", default: "the embedded store in --data-dir"))
     var postgres: String?
+    @Option(help: .setting(
+        "Read the PostgreSQL password from this file (mode 600), not from the URL.", env: "POSTGRES_PASSWORD_FILE",
+        default: "the URL's password, else PGPASSWORD or PGPASSFILE (~/.pgpass) as libpq reads them"))
+    var postgresPasswordFile: String?
     // Per-user quotas (PROTOCOL §10); 0 turns each off.
     @Option(help: .setting(
         "Contacts per user; over it contacts.add gets limit_exceeded.", env: "MAX_CONTACTS",
@@ -154,8 +158,11 @@ struct Serve: ParsableCommand {
         config.maxConnections = try environment.resolve(maxConnections, "MAX_CONNECTIONS")
         config.brokerID = try environment.resolve(brokerId, "BROKER_ID")
         config.postgresURL = try environment.resolve(postgres, "POSTGRES")
+        config.postgresPasswordFile = try environment.resolve(postgresPasswordFile, "POSTGRES_PASSWORD_FILE")
         if let url = config.postgresURL {
-            do { _ = try PostgresURL(parsing: url) } catch { throw ValidationError("\(error)") }
+            do { _ = try PostgresURL(parsing: url).withPassword(fromFile: config.postgresPasswordFile) } catch {
+                throw ValidationError("\(error)")
+            }
         }
         config.maxContacts = try environment.resolve(maxContacts, "MAX_CONTACTS", config.maxContacts)
         config.maxStoredDevices = try environment.resolve(maxStoredDevices, "MAX_STORED_DEVICES", config.maxStoredDevices)
