@@ -21,6 +21,7 @@
 /// | `maxConnections` (`--max-connections`) | open-file limit − 256 | connections at once; beyond it the oldest connection awaiting `hello` is closed to make room, else the new one is refused |
 /// | `brokerID` (`--broker-id`) | host name:port | the id `hello` answers with and presence rows name (§11) |
 /// | `postgresURL` (`--postgres`) | none | `postgres://user[:password]@host[:port]/db[?pool=N&sslmode=MODE&sslrootcert=PATH]`: serve from PostgreSQL as one broker of a cluster instead of the data directory (§11) |
+/// | `postgresTimeout` (`--postgres-timeout`) | 5 | seconds a PostgreSQL transaction (every statement and the commit) may take; past it its connection is closed, its requests are answered `internal`, and the pool opens a new one |
 /// | `postgresPasswordFile` (`--postgres-password-file`) | none | the PostgreSQL password, read from this file (mode 600); else the URL's, PGPASSWORD or PGPASSFILE as libpq reads them |
 /// | `fcm` (`--fcm-service-account FILE`, `--fcm-endpoint URL`) | none | send each push through FCM HTTP v1 with this service account (docs/OPERATIONS.md, "Sending pushes through FCM"); without it pushes are only recorded |
 ///
@@ -59,6 +60,8 @@ public struct BrokerConfiguration: Sendable {
     public var postgresURL: String?
     /// nil: the password is in `postgresURL`, PGPASSWORD or the libpq password file, or none is needed.
     public var postgresPasswordFile: String?
+    /// Seconds a PostgreSQL transaction may take before its connection is closed (`ClusterDatabase.workTimeout`).
+    public var postgresTimeout = 5.0
     /// nil: pushes are recorded in the store only (`RecordingPushGateway`).
     public var fcm: FCMSettings?
     public var maxContacts = 500

@@ -73,6 +73,10 @@ struct Serve: ParsableCommand {
         "Read the PostgreSQL password from this file (mode 600), not from the URL.", env: "POSTGRES_PASSWORD_FILE",
         default: "the URL's password, else PGPASSWORD or PGPASSFILE (~/.pgpass) as libpq reads them"))
     var postgresPasswordFile: String?
+    @Option(help: .setting(
+        "Seconds a PostgreSQL transaction may take, every statement and the commit; past it the connection is closed and its requests are answered internal.",
+        env: "POSTGRES_TIMEOUT", default: Serve.defaults.postgresTimeout))
+    var postgresTimeout: Double?
     // Per-user quotas (PROTOCOL §10); 0 turns each off.
     @Option(help: .setting(
         "Contacts per user; over it contacts.add gets limit_exceeded.", env: "MAX_CONTACTS",
@@ -159,6 +163,10 @@ struct Serve: ParsableCommand {
         config.brokerID = try environment.resolve(brokerId, "BROKER_ID")
         config.postgresURL = try environment.resolve(postgres, "POSTGRES")
         config.postgresPasswordFile = try environment.resolve(postgresPasswordFile, "POSTGRES_PASSWORD_FILE")
+        config.postgresTimeout = try environment.resolve(postgresTimeout, "POSTGRES_TIMEOUT", config.postgresTimeout)
+        guard config.postgresTimeout > 0, config.postgresTimeout <= 3_600 else {
+            throw ValidationError("--postgres-timeout must be more than 0 and at most 3600 seconds")
+        }
         if let url = config.postgresURL {
             do { _ = try PostgresURL(parsing: url).withPassword(fromFile: config.postgresPasswordFile) } catch {
                 throw ValidationError("\(error)")

@@ -42,11 +42,14 @@ extension ClusterExecutor {
     /// left them, as the embedded executor runs requests one after another in memory. Every user
     /// any step involves is locked at once, in ascending id order. A step the rules refuse leaves
     /// no trace; a failure of the database fails the whole batch, and nothing of it is committed.
-    public func performBatch(_ steps: [BatchedStep], now: Int64) async throws -> BatchCommit {
+    /// `deadline`: when the batch is given up, retries included (`ClusterDatabase.withConnection`).
+    public func performBatch(_ steps: [BatchedStep], now: Int64, deadline: ContinuousClock.Instant? = nil)
+        async throws -> BatchCommit
+    {
         var attempt = 0
         while true {
             do {
-                return try await attemptBatch(steps, now: now)
+                return try await attemptBatch(steps, now: now, deadline: deadline)
             } catch let error as PSQLError where attempt < Self.maxBatchAttempts && Self.isTransient(error) {
                 attempt += 1
             }
@@ -55,9 +58,12 @@ extension ClusterExecutor {
 
     private static let maxBatchAttempts = 8
 
-    private func attemptBatch(_ steps: [BatchedStep], now: Int64) async throws -> BatchCommit {
+    private func attemptBatch(_ steps: [BatchedStep], now: Int64, deadline: ContinuousClock.Instant?) async throws
+        -> BatchCommit
+    {
         let (logger, limits) = (self.logger, (eventRetention, notificationHistory))
-        return try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
+        return try await Self.unwrapped { try await database.withTransaction(logger: logger, deadline: deadline) {
+            connection in
             var ids = Set(steps.map(\.userID))
             for case .named(let named) in steps.map(\.involving) { ids.formUnion(named) }
             let derived = steps.filter { !$0.involving.isNamed }

@@ -1,3 +1,4 @@
+import LifeSignalPostgres
 import LifeSignalProtocol
 import PostgresNIO
 
@@ -8,7 +9,7 @@ extension ClusterExecutor {
     /// however many brokers reach it. A broker killed mid-way rolls back and another fires it.
     /// Returns the users marked non-responsive here.
     public func fireDueDeadlines(now: Int64, limit: Int = 100) async throws -> [String] {
-        try await fireDue(now: now, limit: limit).filter(\.result).map(\.userID)
+        try await fireDue(now: now, limit: limit).fired.filter(\.result).map(\.userID)
     }
 
     /// A deadline this broker reached: whether it fired here, and what that committed.
@@ -23,8 +24,16 @@ extension ClusterExecutor {
         public let notifications: Int
     }
 
-    /// As `fireDueDeadlines`, with each step's events and pushes for delivery.
-    public func fireDue(now: Int64, limit: Int = 100) async throws -> [FiredDeadline] {
+    /// What one scan of due deadlines did: the deadlines it reached, and the users whose step
+    /// failed (fired at a later scan).
+    public struct DeadlineScan: Sendable {
+        public var fired: [FiredDeadline] = []
+        public var failed: [(userID: String, error: String)] = []
+    }
+
+    /// As `fireDueDeadlines`, with each step's events and pushes for delivery. A user whose step
+    /// fails does not stop the scan: the others are fired, and the failures returned.
+    public func fireDue(now: Int64, limit: Int = 100) async throws -> DeadlineScan {
         let logger = self.logger
         let due = try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             var due: [(id: String, deadline: Int64)] = []
@@ -36,14 +45,20 @@ extension ClusterExecutor {
             for try await (id, deadline) in rows.decode((String, Int64).self) { due.append((id, deadline)) }
             return due
         } }
-        var fired: [FiredDeadline] = []
+        var scan = DeadlineScan()
         for (userID, deadline) in due {
-            let commit = try await perform(as: userID, involving: .responders, now: now) { step throws(ProtocolError) in
-                try SafetyRules.missedCheckIn(of: userID, deadline: deadline, in: &step)
+            do {
+                let commit = try await perform(as: userID, involving: .responders, now: now) {
+                    step throws(ProtocolError) in
+                    try SafetyRules.missedCheckIn(of: userID, deadline: deadline, in: &step)
+                }
+                scan.fired.append(FiredDeadline(userID: userID, deadline: deadline, result: commit.result,
+                                                events: commit.events, pushes: commit.pushes,
+                                                notifications: commit.notifications))
+            } catch {
+                scan.failed.append((userID, ClusterDatabase.reason(error)))
             }
-            fired.append(FiredDeadline(userID: userID, deadline: deadline, result: commit.result, events: commit.events,
-                                       pushes: commit.pushes, notifications: commit.notifications))
         }
-        return fired
+        return scan
     }
 }

@@ -97,9 +97,15 @@ extension ClusterExecutor {
         try await execute("DELETE FROM presence WHERE broker_id = \(brokerID)")
     }
 
-    /// A statement through a pooled connection: what `/readyz` asks of the cluster's store.
-    public func ping() async throws {
-        try await execute("SELECT 1")
+    /// A committed write through a pooled connection, this broker's heartbeat: what `/readyz`
+    /// asks of the cluster's store (a plain read would pass while commits fail).
+    public func probeCommit(brokerID: String) async throws {
+        try await Self.unwrapped { try await database.withTransaction(logger: logger) { [logger] connection in
+            try await connection.query("""
+                INSERT INTO brokers (broker_id) VALUES (\(brokerID))
+                ON CONFLICT (broker_id) DO UPDATE SET heartbeat_at = now()
+                """, logger: logger).drain()
+        } }
     }
 
     /// A hint to every broker (DESIGN §7): `payload` names users and their new head seqs.

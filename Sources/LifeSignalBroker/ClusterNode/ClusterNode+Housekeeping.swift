@@ -1,5 +1,6 @@
 import LifeSignalProtocol
 import LifeSignalUV
+import Logging
 
 /// What every broker of a cluster does each second (DESIGN §7).
 enum HousekeepingTask: Hashable {
@@ -32,14 +33,27 @@ extension ClusterNode {
     }
 
     private func fireDueDeadlines() {
-        once(.deadlines, { try await $0.fireDue(now: WallClock.nowMs()) }, then: { [self] fired in
-            for deadline in fired {
+        once(.deadlines, { try await $0.fireDue(now: WallClock.nowMs()) }, then: { [self] scan in
+            logFailedDeadlines(scan.failed)
+            for deadline in scan.fired {
                 publish(deadline.events, pushes: deadline.pushes, notifications: deadline.notifications)
                 if deadline.result {
                     broker?.deadlineFired(userID: deadline.userID, deadline: deadline.deadline, now: WallClock.nowMs())
                 }
             }
         })
+    }
+
+    /// Users whose missed check-in could not be marked, by name and why, at a bounded rate: the
+    /// next scan tries them again.
+    private func logFailedDeadlines(_ failed: [(userID: String, error: String)]) {
+        guard let first = failed.first,
+              let suppressed = logThrottle.admit(key: "deadline failed", nowMs: loop.cachedNowMs) else { return }
+        var metadata: Logger.Metadata = [
+            "lifesignal.users": "\(failed.map(\.userID).joined(separator: ","))", "lifesignal.error": "\(first.error)",
+        ]
+        if suppressed > 0 { metadata["lifesignal.suppressed"] = "\(suppressed)" }
+        logger.error("missed check-ins not marked; tried again at the next scan", metadata: metadata)
     }
 
     private func checkHeads() {

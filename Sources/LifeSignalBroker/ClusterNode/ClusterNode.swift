@@ -1,3 +1,4 @@
+import LifeSignalPostgres
 import LifeSignalProtocol
 import LifeSignalUV
 import Logging
@@ -34,7 +35,10 @@ final class ClusterNode: @unchecked Sendable {
     var readsInFlight = 0
     /// Steps waiting for the next batch, and batches running (ClusterNode+Batches).
     var queuedSteps: [QueuedStep] = []
-    var batchesInFlight = 0
+    /// When each batch under way started (MonotonicClock ns).
+    var batchesStartedNs: [UInt64] = []
+    /// Failed batches are logged at a bounded rate.
+    var logThrottle = LogThrottle()
     let commitMetrics = CommitMetrics()
     /// What the last housekeeping task found, so that losing PostgreSQL is logged once.
     var isDatabaseReachable = true
@@ -95,9 +99,21 @@ final class ClusterNode: @unchecked Sendable {
     }
 
     /// The answer for an error of a step: the rules' own refusal as it is, anything else (the
-    /// database lost, a timeout) `internal`, never a lie about the user (§9).
+    /// database lost, a timeout) `internal`, never a lie about the user (§9): where the commit
+    /// had been sent when the connection was lost, it may have taken effect, and the answer says so.
     static func protocolError(_ error: any Error) -> ProtocolError {
-        if let error = error as? ProtocolError { return error }
-        return ProtocolError(.internal, "the cluster store could not be reached; nothing was changed")
+        switch error {
+        case let error as ProtocolError:
+            return error
+        case let timeout as PostgresWorkTimeout where timeout.duringCommit:
+            return commitUnconfirmed
+        case is PostgresCommitUnknown:
+            return commitUnconfirmed
+        default:
+            return ProtocolError(.internal, "the cluster store could not be reached; nothing was changed")
+        }
     }
+
+    private static let commitUnconfirmed =
+        ProtocolError(.internal, "the cluster store did not confirm the commit; the change may have been made")
 }

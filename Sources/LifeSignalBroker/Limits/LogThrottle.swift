@@ -1,5 +1,6 @@
 /// At most one log line per kind every `intervalMs`, telling how many were left out since:
-/// what an attack makes happen thousands of times a second is logged at a bounded rate.
+/// what an attack makes happen thousands of times a second is logged at a bounded rate. A kind is
+/// a refusal's `Kind`, or any other key of what repeats (a failing store, say).
 struct LogThrottle: Sendable {
     enum Kind: Hashable, CaseIterable {
         case acceptFailed, connectionRefused, connectionEvicted, overloaded, registerLimited
@@ -21,16 +22,21 @@ struct LogThrottle: Sendable {
 
     static let intervalMs: UInt64 = 5_000
 
-    private var nextAtMs: [Kind: UInt64] = [:]
-    private var suppressed: [Kind: Int] = [:]
+    private var nextAtMs: [String: UInt64] = [:]
+    private var suppressed: [String: Int] = [:]
 
     /// nil when this one is left out; else how many of its kind were left out before it.
     mutating func admit(_ kind: Kind, nowMs: UInt64) -> Int? {
-        if let next = nextAtMs[kind], nowMs < next {
-            suppressed[kind, default: 0] += 1
+        admit(key: kind.metricLabel, nowMs: nowMs)
+    }
+
+    /// As above, for a kind named by `key`.
+    mutating func admit(key: String, nowMs: UInt64) -> Int? {
+        if let next = nextAtMs[key], nowMs < next {
+            suppressed[key, default: 0] += 1
             return nil
         }
-        nextAtMs[kind] = nowMs + Self.intervalMs
-        return suppressed.removeValue(forKey: kind) ?? 0
+        nextAtMs[key] = nowMs + Self.intervalMs
+        return suppressed.removeValue(forKey: key) ?? 0
     }
 }

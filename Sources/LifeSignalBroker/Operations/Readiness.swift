@@ -2,8 +2,9 @@ import LifeSignalPostgres
 import LifeSignalUV
 
 /// `/readyz`: whether this broker should be sent devices. Ready when it accepts connections and
-/// its store answers: a write goes through the embedded store's group commit, or a statement
-/// through a pooled PostgreSQL connection, within `timeout`.
+/// its store answers: a write goes through the embedded store's group commit, or a transaction
+/// commits through a pooled PostgreSQL connection, within `timeout`, and (cluster) no batch of
+/// requests has been under way for longer than the store's deadlines allow.
 public struct Readiness: Sendable, Equatable {
     public var accepting: Bool
     /// nil when the store answered; else why not.
@@ -26,9 +27,10 @@ extension Broker {
         let accepting = listener != nil
         let storeProblem: String?
         do {
+            if let cluster { try cluster.checkBatchesAreMoving() }
             try await withDeadline(timeout) { [store, cluster] in
                 if let cluster {
-                    try await cluster.executor.ping()
+                    try await cluster.executor.probeCommit(brokerID: cluster.brokerID)
                 } else if let store {
                     try await store.probe()
                 }

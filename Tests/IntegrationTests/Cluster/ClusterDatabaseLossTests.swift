@@ -76,7 +76,7 @@ final class ThrowawayPostgres {
     func stop() throws { try run("stop") }
 
     /// Output goes nowhere: the server started inherits it, and a pipe would never end.
-    private func run(_ command: String) throws {
+    func run(_ command: String) throws {
         let script = repositoryRoot.appendingPathComponent("scripts/throwaway-postgres")
         let process = Process()
         process.executableURL = script
