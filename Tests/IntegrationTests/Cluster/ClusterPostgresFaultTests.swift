@@ -6,7 +6,8 @@ import Testing
 /// its sessions terminated mid-batch, a crash restart, a server frozen past the deadline. Every
 /// request is answered, nothing acknowledged is lost, `/readyz` says 503 while this broker cannot
 /// commit and 200 again once it can, and it serves writes again with no restart. A server of its
-/// own, since it is killed. `LIFESIGNAL_FAULT_REPORT=FILE` writes the figures (bench/postgres-faults.sh).
+/// own, since it is killed. `LIFESIGNAL_FAULT_REPORT=FILE` writes the figures, `LIFESIGNAL_FAULT_PAIRS=N`
+/// sets the load (bench/postgres-faults.sh).
 @Suite("Cluster: PostgreSQL faults under load", .serialized)
 struct ClusterPostgresFaultTests {
     /// `--postgres-timeout`: short, so the frozen server outlasts it quickly.
@@ -16,12 +17,15 @@ struct ClusterPostgresFaultTests {
         let server = try ThrowawayPostgres()
         let broker = try BrokerProcess(arguments: [
             "--postgres", server.url + "?pool=4", "--broker-id", "faulty", "--metrics-port", "0",
-            "--postgres-timeout", "\(Self.deadlineSeconds)", "--notification-history", "100000",
+            "--postgres-timeout", "\(Self.deadlineSeconds)", "--notification-history", "100000", "--register-rate", "0",
         ])
-        let load = try SteadyRequests(pairs: 4, port: broker.port)
+        // bench/postgres-faults.sh asks for more pairs (more load) than a test run needs.
+        let pairs = ProcessInfo.processInfo.environment["LIFESIGNAL_FAULT_PAIRS"].flatMap { Int($0) } ?? 4
+        let load = try SteadyRequests(pairs: pairs, port: broker.port)
         load.start()
         var report = FaultReport(deadlineSeconds: Self.deadlineSeconds)
         #expect(servesWrites(load, since: .now) != nil, "no write was answered ok before any fault")
+        Thread.sleep(forTimeInterval: 1)  // a second of load before the first fault, for the figures
 
         let terminated = ContinuousClock.now
         for _ in 0..<3 {
@@ -110,6 +114,7 @@ struct FaultReport {
     var lines: [String] = []
     var acknowledgedLost = 0
     var requests = 0
+    var duration: Duration = .zero
     var unanswered = 0
     var slowest: Duration = .zero
     var errors: [String: Int] = [:]
@@ -122,6 +127,7 @@ struct FaultReport {
 
     mutating func count(_ answers: [SteadyRequests.Answer]) {
         requests = answers.count
+        if let first = answers.map(\.sentAt).min(), let last = answers.map(\.sentAt).max() { duration = last - first }
         unanswered = answers.filter { $0.after == nil }.count
         slowest = answers.compactMap(\.after).max() ?? .zero
         for answer in answers { if let code = answer.errorCode { errors[code, default: 0] += 1 } }
@@ -135,7 +141,7 @@ struct FaultReport {
             |---|---|---|
             \(lines.joined(separator: "\n"))
 
-            requests: \(requests) · unanswered: \(unanswered) · slowest answer: \(Self.seconds(slowest)) s \
+            requests: \(requests) in \(Self.seconds(duration)) s · unanswered: \(unanswered) · slowest answer: \(Self.seconds(slowest)) s \
             (deadline --postgres-timeout \(deadlineSeconds) s) · acknowledged writes lost: \(acknowledgedLost)
             errors: \(errorList.isEmpty ? "none" : errorList)
 
