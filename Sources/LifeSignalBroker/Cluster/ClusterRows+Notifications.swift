@@ -47,6 +47,17 @@ extension ClusterRows {
             """, logger: logger))
     }
 
+    /// The user's newest notifications made at or after `since` (ms), newest first.
+    static func notifications(of userID: String, since: Int64, limit: Int, on connection: PostgresConnection,
+                              logger: Logger) async throws -> [LifeSignalProtocol.Notification]
+    {
+        try await decoded(connection.query("""
+            SELECT \(unescaped: columns) FROM notifications
+            WHERE user_id = \(userID) AND timestamp >= \(since)
+            ORDER BY position DESC LIMIT \(Int64(limit))
+            """, logger: logger))
+    }
+
     /// The user's notification of that id (someone else's is nil, like an unknown one).
     static func notification(_ id: String, of userID: String, history: Int, on connection: PostgresConnection,
                              logger: Logger) async throws -> LifeSignalProtocol.Notification?

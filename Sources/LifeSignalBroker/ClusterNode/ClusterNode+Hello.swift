@@ -13,6 +13,8 @@ extension ClusterNode {
     func hello(_ hello: HelloRequest, from connection: ClientConnection) {
         connection.beginAuthentication()
         let (brokerID, configuration) = (self.brokerID, self.configuration)
+        let key = DeviceKey(userID: hello.userID, deviceID: hello.deviceID)
+        attaching[key, default: 0] += 1
         run({ executor -> ClusterGreeting? in
             guard try await executor.authenticate(userID: hello.userID, token: hello.token) else { return nil }
             let previous = try await executor.attach(
@@ -26,6 +28,7 @@ extension ClusterNode {
             }
             return try await Self.greeting(for: hello, executor: executor, configuration: configuration)
         }, then: { [self] result in
+            if attaching[key, default: 1] <= 1 { attaching[key] = nil } else { attaching[key]! -= 1 }
             switch result {
             case .success(let greeting?):
                 finishHello(hello, greeting: greeting, from: connection)
@@ -35,6 +38,8 @@ extension ClusterNode {
             case .failure(let error as ProtocolError):
                 connection.fail(error, rid: hello.rid)
             case .failure:
+                // Its presence row may have been written before the failure.
+                presenceInDoubt()
                 // Not `unauthenticated`: the credentials may be right. The connection stays open.
                 connection.respond(error: ProtocolError(.internal, "the cluster store could not be reached; try again"),
                                    rid: hello.rid)
@@ -60,7 +65,9 @@ extension ClusterNode {
             run({ try await Self.greeting(for: hello, executor: $0, configuration: configuration) }, then: { [self] result in
                 switch result {
                 case .success(let newer): finishHello(hello, greeting: newer, from: connection)
-                case .failure(let error): connection.fail(Self.protocolError(error), rid: hello.rid)
+                case .failure(let error):
+                    presenceInDoubt()
+                    connection.fail(Self.protocolError(error), rid: hello.rid)
                 }
                 releaseFeedIfIdle(hello.userID)
             })
@@ -90,8 +97,14 @@ extension ClusterNode {
     }
 
     private func forget(device deviceID: String, of userID: String) {
-        let brokerID = self.brokerID
-        run({ try await $0.detach(userID: userID, deviceID: deviceID, brokerID: brokerID, now: WallClock.nowMs()) },
-            then: { _ in })
+        let (brokerID, offlineAt) = (self.brokerID, WallClock.nowMs())
+        run({ try await $0.detach(userID: userID, deviceID: deviceID, brokerID: brokerID, now: offlineAt) },
+            then: { [self] result in
+                // Its row may say it is still online here, so that it is not pushed: reconciled.
+                if case .failure(let error) = result {
+                    presenceInDoubt(DeviceKey(userID: userID, deviceID: deviceID), offlineAt: offlineAt)
+                    logPresenceLost(error)
+                }
+            })
     }
 }

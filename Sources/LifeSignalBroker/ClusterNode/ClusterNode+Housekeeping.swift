@@ -10,6 +10,8 @@ enum HousekeepingTask: Hashable {
     case heads
     /// Say this broker is alive, so its presence rows count (every few seconds).
     case heartbeat
+    /// Make this broker's presence rows the devices it holds (ClusterNode+Presence).
+    case presence
 }
 
 extension ClusterNode {
@@ -26,6 +28,7 @@ extension ClusterNode {
         housekeepingTicks += 1
         fireDueDeadlines()
         checkHeads()
+        checkPresence()
         if housekeepingTicks % Self.heartbeatEveryTicks == 0 {
             let brokerID = self.brokerID
             once(.heartbeat, { try await $0.heartbeat(brokerID: brokerID) }, then: { _ in })
@@ -66,9 +69,10 @@ extension ClusterNode {
 
     /// Runs `task` unless it is still under way from an earlier tick; failures are logged once
     /// per tick at debug (the database may be gone for a while; requests say so themselves).
-    private func once<T: Sendable>(_ task: HousekeepingTask,
-                                   _ work: @escaping @Sendable (ClusterExecutor) async throws -> T,
-                                   then: @escaping @Sendable (T) -> Void) {
+    func once<T: Sendable>(_ task: HousekeepingTask,
+                           _ work: @escaping @Sendable (ClusterExecutor) async throws -> T,
+                           failed: @escaping @Sendable () -> Void = {},
+                           then: @escaping @Sendable (T) -> Void) {
         guard housekeepingUnderWay.insert(task).inserted else { return }
         run(work, then: { [self] result in
             housekeepingUnderWay.remove(task)
@@ -80,6 +84,9 @@ extension ClusterNode {
                 }
                 then(value)
             case .failure(let error):
+                failed()
+                // Writes of presence may have been lost meanwhile.
+                presenceNeedsCheck = true
                 if isDatabaseReachable {
                     isDatabaseReachable = false
                     logger.warning("PostgreSQL unreachable: requests that need it are answered internal",

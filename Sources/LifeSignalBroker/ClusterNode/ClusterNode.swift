@@ -42,6 +42,11 @@ final class ClusterNode: @unchecked Sendable {
     let commitMetrics = CommitMetrics()
     /// What the last housekeeping task found, so that losing PostgreSQL is logged once.
     var isDatabaseReachable = true
+    /// Presence (ClusterNode+Presence): a lost write makes it doubtful; when devices whose rows
+    /// may be left went offline; hellos under way, by device.
+    var presenceNeedsCheck = false
+    var offlineSince: [DeviceKey: Int64] = [:]
+    var attaching: [DeviceKey: Int] = [:]
 
     init(executor: ClusterExecutor, loop: EventLoop, logger: Logger, configuration: BrokerConfiguration) {
         self.executor = executor

@@ -53,6 +53,9 @@ final class RawConnection {
 
     deinit { close(fd) }
 
+    /// Ends the connection as a device going away does (the descriptor is closed at deinit).
+    func hangUp() { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+
     func sendBytes(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
