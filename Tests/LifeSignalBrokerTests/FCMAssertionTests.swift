@@ -83,8 +83,11 @@ import Testing
     }
 
     @Test func theEndpointIsCheckedAndTheSendURLNamesTheProject() throws {
-        let settings = try FCMSettings(serviceAccount: account, endpoint: "http://127.0.0.1:8080/")
+        let settings = try FCMSettings(serviceAccount: account, endpoint: "http://127.0.0.1:8080/",
+                                       allowsPlainHTTP: true)
         #expect(settings.sendURL == "http://127.0.0.1:8080/v1/projects/demo-project/messages:send")
+        // Plain http only where a test allows it (a local fake).
+        #expect(throws: (any Error).self) { try FCMSettings(serviceAccount: account, endpoint: "http://127.0.0.1:8080/") }
         #expect(try FCMSettings(serviceAccount: account).sendURL
             == "https://fcm.googleapis.com/v1/projects/demo-project/messages:send")
         #expect(throws: FCMServiceAccount.Invalid.self) { try FCMSettings(serviceAccount: account, endpoint: "fcm.googleapis.com") }

@@ -28,7 +28,7 @@ struct BrokerLogTests {
         } else {
             #expect(store.contains("lifesignal.store=sqlite"))
             #expect(store.contains("lifesignal.path=\(broker.dataDirectory.path)/lifesignal.sqlite"))
-            #expect(store.contains("lifesignal.schema=7"))
+            #expect(store.contains("lifesignal.schema=8"))
             #expect(store.contains("lifesignal.cache_mib=8"))
         }
         #expect(line("listening")?.contains("lifesignal.port=\(broker.port)") == true)
