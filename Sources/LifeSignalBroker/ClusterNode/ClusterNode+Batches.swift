@@ -83,12 +83,9 @@ extension ClusterNode {
     /// A failed batch, logged as the embedded store logs a failed write, at most once per
     /// `LogThrottle.intervalMs` with the count of those left out.
     private func logBatchFailure(_ error: any Error, requests: Int) {
-        guard let suppressed = logThrottle.admit(key: "cluster batch failed", nowMs: loop.cachedNowMs) else { return }
-        var metadata: Logger.Metadata = [
+        logThrottled(.error, "store write failed", [
             "lifesignal.error": "\(ClusterDatabase.reason(error))", "lifesignal.requests": "\(requests)",
-        ]
-        if suppressed > 0 { metadata["lifesignal.suppressed"] = "\(suppressed)" }
-        logger.error("store write failed", metadata: metadata)
+        ])
     }
 
     /// Throws when a batch has been under way for longer than a lease and its work may take: the

@@ -50,13 +50,10 @@ extension ClusterNode {
     /// Users whose missed check-in could not be marked, by name and why, at a bounded rate: the
     /// next scan tries them again.
     private func logFailedDeadlines(_ failed: [(userID: String, error: String)]) {
-        guard let first = failed.first,
-              let suppressed = logThrottle.admit(key: "deadline failed", nowMs: loop.cachedNowMs) else { return }
-        var metadata: Logger.Metadata = [
+        guard let first = failed.first else { return }
+        logThrottled(.error, "missed check-ins not marked; tried again at the next scan", [
             "lifesignal.users": "\(failed.map(\.userID).joined(separator: ","))", "lifesignal.error": "\(first.error)",
-        ]
-        if suppressed > 0 { metadata["lifesignal.suppressed"] = "\(suppressed)" }
-        logger.error("missed check-ins not marked; tried again at the next scan", metadata: metadata)
+        ])
     }
 
     private func checkHeads() {

@@ -27,11 +27,8 @@ extension ClusterNode {
 
     /// A device's going offline could not be recorded, at a bounded rate.
     func logPresenceLost(_ error: any Error) {
-        guard let suppressed = logThrottle.admit(key: "presence lost", nowMs: loop.cachedNowMs) else { return }
-        var metadata: Logger.Metadata = ["lifesignal.error": "\(ClusterDatabase.reason(error))"]
-        if suppressed > 0 { metadata["lifesignal.suppressed"] = "\(suppressed)" }
-        logger.warning("a device went offline unrecorded: presence is reconciled once PostgreSQL answers",
-                       metadata: metadata)
+        logThrottled(.warning, "a device went offline unrecorded: presence is reconciled once PostgreSQL answers",
+                     ["lifesignal.error": "\(ClusterDatabase.reason(error))"])
     }
 
     func checkPresence() {

@@ -103,6 +103,15 @@ final class ClusterNode: @unchecked Sendable {
         }
     }
 
+    /// Logs what may repeat many times a second (PostgreSQL gone) at most once per
+    /// `LogThrottle.intervalMs` per message, with the number left out since.
+    func logThrottled(_ level: Logger.Level, _ message: Logger.Message, _ metadata: Logger.Metadata) {
+        guard let suppressed = logThrottle.admit(key: message.description, nowMs: loop.cachedNowMs) else { return }
+        var metadata = metadata
+        if suppressed > 0 { metadata["lifesignal.suppressed"] = "\(suppressed)" }
+        logger.log(level: level, message, metadata: metadata)
+    }
+
     /// The answer for an error of a step: the rules' own refusal as it is, anything else (the
     /// database lost, a timeout) `internal`, never a lie about the user (§9): where the commit
     /// had been sent when the connection was lost, it may have taken effect, and the answer says so.
