@@ -19,8 +19,7 @@ public enum BrokerServer {
         do {
             backend = try Backend.open(configuration, loop: loop, logger: logger)
         } catch {
-            listener.close()
-            throw error
+            throw closing(loop, error)
         }
         defer { backend.close() }
         let pushGateway = configuration.fcm.map { FCMPushGateway(settings: $0, logger: logger) }
@@ -32,8 +31,7 @@ public enum BrokerServer {
                 return try OperationsServer.start(host: configuration.metricsHost, port: port, broker: broker,
                                                   registry: metrics ?? PrometheusCollectorRegistry(), logger: logger)
             } catch {
-                listener.close()
-                throw StartFailure("cannot serve metrics on \(configuration.metricsHost):\(port) (--metrics-port): \(error)")
+                throw closing(loop, StartFailure("cannot serve metrics on \(configuration.metricsHost):\(port) (--metrics-port): \(error)"))
             }
         }
         defer { operations?.stop() }
@@ -60,6 +58,14 @@ public enum BrokerServer {
         logger.info("stopped", metadata: [
             "lifesignal.reason": "\(stopSignal.withLock { $0 }.map(SignalName.of) ?? "the loop ended")",
         ])
+    }
+
+    /// A start that fails before serving still runs the loop once to close what it opened (the
+    /// bound listener, the broker's timers), so nothing outlives the failed start.
+    private static func closing(_ loop: EventLoop, _ error: any Error) -> any Error {
+        loop.shutdownGracefully(flushTimeoutMs: 0)
+        try? loop.run()
+        return error
     }
 
     /// The broker's port, bound (not yet listening).
