@@ -30,6 +30,8 @@ public enum MetricName {
     // Pushes (Push/).
     public static let pushes = "lifesignal_pushes_total"
     public static let pushBacklog = "lifesignal_push_backlog"
+    /// One FCM `messages:send` round trip (the FCM gateway only).
+    public static let pushSendDuration = "lifesignal_push_send_duration_seconds"
 
     // A cluster's PostgreSQL (ClusterDatabase, ClusterNode).
     public static let postgresLeasesInUse = "lifesignal_postgres_leases_in_use"
@@ -37,6 +39,11 @@ public enum MetricName {
     /// Made in LifeSignalPostgres (ClusterDatabase), which does not see this list.
     public static let postgresLeaseWait = "lifesignal_postgres_lease_wait_seconds"
     public static let postgresLeaseTimeouts = "lifesignal_postgres_lease_timeouts_total"
+    /// Work abandoned at --postgres-timeout, pools replaced after it, and connections lent after
+    /// their session had ended (ClusterDatabase).
+    public static let postgresWorkTimeouts = "lifesignal_postgres_work_timeouts_total"
+    public static let postgresPoolRenewals = "lifesignal_postgres_pool_renewals_total"
+    public static let postgresClosedConnectionsLent = "lifesignal_postgres_closed_connections_lent_total"
     /// Hints from the other brokers (DESIGN §7).
     public static let notifiesReceived = "lifesignal_postgres_notifies_received_total"
 }
@@ -46,7 +53,8 @@ extension MetricName {
     public static let all: [String] = [
         requests, requestDuration, connections, usersLoaded, devicesOnline, storeBacklog, deadlinesPending,
         storeRetriesPending, eventsWritten, notificationsWritten, commitBatchSize, commitDuration, commitFailures,
-        connectionsAccepted, refusals, slowReaderCuts, deadlinesFired, pushes, pushBacklog, postgresLeasesInUse,
-        postgresPoolSize, postgresLeaseWait, postgresLeaseTimeouts, notifiesReceived,
+        connectionsAccepted, refusals, slowReaderCuts, deadlinesFired, pushes, pushBacklog, pushSendDuration,
+        postgresLeasesInUse, postgresPoolSize, postgresLeaseWait, postgresLeaseTimeouts, postgresWorkTimeouts,
+        postgresPoolRenewals, postgresClosedConnectionsLent, notifiesReceived,
     ]
 }
