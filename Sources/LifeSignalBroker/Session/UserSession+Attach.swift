@@ -52,7 +52,9 @@ extension UserSession {
                 var mutation = Mutation(now: WallClock.nowMs())
                 mutation.changes += forgotten + [.upsertDevice(record)]
                 mutation.touch(self)
-                commit(mutation)
+                // A device forgotten to make room is a real change; the record alone is bookkeeping,
+                // so that a full disk lets the device in to read (issue 24 item 10).
+                commit(mutation, isBookkeeping: forgotten.isEmpty)
                 connection.finishAuthentication(attachedTo: self, deviceID: deviceID)
                 return
             }
@@ -62,12 +64,21 @@ extension UserSession {
         let snapshot = replay == nil ? snapshotFrame(seq: baseline) : nil
         let ticket = connection.reserveResponse()
         pendingCommits += 1
-        let write = StoreWrite(changes: forgotten + [.upsertDevice(record)], query: replay)
-        submit(write) { [self] result in
+        // The device's record, then the catch-up read behind it (completions come in order): the
+        // read needs no room on the disk, so a full disk still lets the device in (issue 24 item 10).
+        submit(StoreWrite(changes: forgotten + [.upsertDevice(record)])) { [self] result in
+            guard case .failure(let error) = result else { return }
+            onLoop { session in
+                session.broker.onLoop { $0.logStoreFailure("could not record a device", ["lifesignal.error": "\(error)"]) }
+                // A device forgotten to make room is gone from memory but not from the store.
+                if !forgotten.isEmpty { session.markStale() }
+            }
+        }
+        submit(StoreWrite(changes: [], query: replay)) { [self] result in
             onLoop { session in
                 defer { session.commitFinished() }
                 guard case .success(let written) = result else {
-                    connection.fail(ProtocolError(.internal, "the device could not be recorded"), rid: hello.rid)
+                    connection.fail(ProtocolError(.internal, "the catch-up could not be read"), rid: hello.rid)
                     return
                 }
                 var reply = Outbound.ok(rid: hello.rid, greeting)
@@ -122,6 +133,6 @@ extension UserSession {
         var mutation = Mutation(now: WallClock.nowMs())
         mutation.changes.append(.upsertDevice(record))
         mutation.touch(self)
-        commit(mutation)
+        commit(mutation, isBookkeeping: true)
     }
 }

@@ -22,8 +22,12 @@ extension UserSession {
 
     /// Submits `mutation` to the store; once it has committed, delivers its events and then
     /// releases `reply` in its place among the connection's responses (§6: events first).
+    /// `isBookkeeping`: the mutation only records when a device was seen (and a device new to the
+    /// store): if it fails, as on a full disk, memory is ahead of the store in nothing that
+    /// matters, so the user is not made stale and their devices stay connected to read.
     func commit(
-        _ mutation: Mutation, thenReply reply: [UInt8]? = nil, rid: Int64? = nil, to connection: ClientConnection? = nil
+        _ mutation: Mutation, thenReply reply: [UInt8]? = nil, rid: Int64? = nil, to connection: ClientConnection? = nil,
+        isBookkeeping: Bool = false
     ) {
         let ticket = reply == nil ? nil : connection?.reserveResponse()
         guard !mutation.changes.isEmpty else {
@@ -53,7 +57,9 @@ extension UserSession {
                         connection?.complete(
                             ticket, with: ProtocolError(.internal, "the change could not be stored"), rid: rid)
                     }
-                    for session in touched { session.onLoop { $0.markStale() } }
+                    if !isBookkeeping {
+                        for session in touched { session.onLoop { $0.markStale() } }
+                    }
                 }
                 for session in touched { session.onLoop { $0.commitFinished() } }
             }

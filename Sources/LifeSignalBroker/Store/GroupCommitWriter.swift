@@ -32,6 +32,9 @@ final class GroupCommitWriter: Sendable {
     private let wakeup = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     private let metrics = CommitMetrics()
+    /// For tests: a batch that would write fails with SQLITE_FULL, as on a disk with no room,
+    /// while a batch of reads alone still runs (an empty transaction commits on a full disk).
+    let simulatedFullDisk = Locked(false)
 
     init(pool: DatabasePool, checkpointer: WALCheckpointer, scheduler: @escaping CompletionScheduler) {
         self.pool = pool
@@ -44,6 +47,16 @@ final class GroupCommitWriter: Sendable {
         let wasIdle = queue.withLock { queue in
             let wasIdle = queue.pending.isEmpty
             queue.pending.append(Pending(write: write, completion: completion))
+            return wasIdle
+        }
+        if wasIdle { wakeup.signal() }
+    }
+
+    /// For tests: the writes go into one batch (unless a batch already holds some of them).
+    func submitTogether(_ writes: [(StoreWrite, Completion)]) {
+        let wasIdle = queue.withLock { queue in
+            let wasIdle = queue.pending.isEmpty
+            queue.pending += writes.map { Pending(write: $0.0, completion: $0.1) }
             return wasIdle
         }
         if wasIdle { wakeup.signal() }
@@ -81,6 +94,10 @@ final class GroupCommitWriter: Sendable {
         var failed = false
         do {
             results = try pool.writeWithoutTransaction { db in
+                if simulatedFullDisk.withLock({ $0 }),
+                   batch.contains(where: { !$0.write.changes.isEmpty || $0.write.isReadinessProbe }) {
+                    throw DatabaseError(resultCode: .SQLITE_FULL, message: "database or disk is full (simulated)")
+                }
                 let statements = try prepared ?? Statements(writes: SQLiteWrites(db), reads: SQLiteReads(db))
                 prepared = statements
                 // Fast path: no savepoints. Writes are computed from the sessions' memory and do not

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LifeSignalUV
 
 /// The embedded default store: SQLite through GRDB in WAL mode, `synchronous = FULL`
 /// so that a committed transaction survives a crash or power loss.
@@ -75,6 +76,14 @@ public final class SQLiteStore: BrokerStore {
 
     public func submit(_ write: StoreWrite, completion: @escaping @Sendable (Result<StoreWriteResult, Error>) -> Void) {
         writer.submit(write, completion: completion)
+    }
+
+    /// For tests: every batch that would write fails as on a full disk while this is true.
+    var simulatedFullDisk: Locked<Bool> { writer.simulatedFullDisk }
+
+    /// For tests: submits the writes so that they are committed in one batch.
+    func submitTogether(_ writes: [(StoreWrite, @Sendable (Result<StoreWriteResult, Error>) -> Void)]) {
+        writer.submitTogether(writes)
     }
 
     public func close() {

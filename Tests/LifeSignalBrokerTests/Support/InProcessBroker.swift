@@ -9,7 +9,7 @@ import Logging
 final class FaultyStore: BrokerStore {
     struct InjectedFailure: Error {}
 
-    private let base: SQLiteStore
+    let base: SQLiteStore
     /// Users whose load fails, and how many loads failed so far.
     let failing = Locked<(users: Set<String>, failed: Int)>(([], 0))
     /// Users whose document cannot be written (with `onlyMarkingNonResponsive`, only a missed
@@ -71,7 +71,9 @@ final class InProcessBroker: Sendable {
     /// Set once the loop has ended and the store is closed.
     private let finished = Locked(false)
 
-    init(directory: String? = nil, configure: (inout BrokerConfiguration) -> Void = { _ in }) throws {
+    /// `logger`, when given, takes the broker's log (else only critical lines, to nowhere).
+    init(directory: String? = nil, logger: Logger? = nil,
+         configure: (inout BrokerConfiguration) -> Void = { _ in }) throws {
         ownsDirectory = directory == nil
         let directory = directory ?? Self.newDirectory()
         self.directory = directory
@@ -81,8 +83,11 @@ final class InProcessBroker: Sendable {
         configure(&configuration)
         let loop = try EventLoop()
         let store = FaultyStore(base: try SQLiteStore(directory: directory) { work in loop.execute(work) })
-        var logger = Logger(label: "test-broker")
-        logger.logLevel = .critical
+        let logger = logger ?? {
+            var logger = Logger(label: "test-broker")
+            logger.logLevel = .critical
+            return logger
+        }()
         let broker = Broker(configuration: configuration, store: store, loop: loop, logger: logger)
         self.loop = loop
         self.store = store
