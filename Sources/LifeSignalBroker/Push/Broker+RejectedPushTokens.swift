@@ -16,14 +16,14 @@ extension Broker {
 
     func dropRejectedPushToken(_ push: PushMessage) {
         if let cluster {
-            let (executor, logger) = (cluster.executor, logger)
-            Task {
-                do {
-                    try await executor.dropPushToken(push.token, userID: push.userID, deviceID: push.deviceID)
-                } catch {
-                    logger.warning("could not remove a rejected push token", metadata: Self.metadata(push, error))
+            // Counted in the store backlog and logged through the throttle like any cluster work.
+            cluster.run({ executor in
+                try await executor.dropPushToken(push.token, userID: push.userID, deviceID: push.deviceID)
+            }, then: { result in
+                if case .failure(let error) = result {
+                    cluster.logThrottled(.warning, "could not remove a rejected push token", Self.metadata(push, error))
                 }
-            }
+            })
             return
         }
         withSession(push.userID) { [logger] lookup in
