@@ -81,7 +81,7 @@ extension ClusterNode {
     /// The feed of a user with a device here, made when the first one attaches.
     func feed(of userID: String, startingAt head: Int64) -> UserFeed {
         if let feed = feeds[userID] { return feed }
-        let feed = UserFeed(userID: userID, delivered: head) { [self] after, completion in
+        let feed = UserFeed(userID: userID, delivered: head, logger: logger) { [self] after, completion in
             readEvents(of: userID, after: after) { [self] result in
                 completion(result)
                 releaseFeedIfIdle(userID)

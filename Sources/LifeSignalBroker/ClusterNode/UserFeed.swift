@@ -1,18 +1,25 @@
 import LifeSignalProtocol
+import Logging
+
+/// One user's live events on this broker of a cluster.
+typealias UserFeed = DeviceFeed<ClientConnection>
 
 /// One user's live events on this broker of a cluster: every committed event reaches each of
 /// the user's devices here once and in seq order, whichever broker committed it (§11).
 ///
 /// PostgreSQL gives a user's seqs in commit order (each step holds the user's head row until it
-/// commits), so the log read after `delivered` is always the next events. Events committed
-/// here are sent at once when they follow on; otherwise (another broker's, or ahead of one not
-/// yet seen) the log is read. Loop thread only.
-final class UserFeed: @unchecked Sendable {
+/// commits), so the log read after `delivered` is the next events, unless retention pruned them
+/// meanwhile (the feed fell more than `eventRetention` behind). Those cannot be sent, and a gap
+/// may never be: a device they are missing on is cut, and its `resume` gets a snapshot (§3, §6),
+/// as a device too far behind is cut (§9). Events committed here are sent at once when they
+/// follow on; otherwise (another broker's, or ahead of one not yet seen) the log is read.
+/// Loop thread only.
+final class DeviceFeed<Connection: FeedConnection>: @unchecked Sendable {
     let userID: String
     /// The highest seq sent to this user's devices here.
     private(set) var delivered: Int64
     /// Devices of the user connected to this broker.
-    var connections: [String: ClientConnection] = [:]
+    var connections: [String: Connection] = [:]
     /// Highest seq known to be committed, not yet delivered.
     private var wanted: Int64
     private var isReading = false
@@ -20,14 +27,16 @@ final class UserFeed: @unchecked Sendable {
     private var waiters: [(seq: Int64, run: () -> Void)] = []
     /// Reads the log of this user after a seq (on the executor, then back on the loop).
     private let read: EventReader
+    private let logger: Logger?
 
     typealias EventReader = (_ after: Int64, _ completion: @escaping @Sendable (Result<[(seq: Int64, body: String)], any Error>) -> Void) -> Void
 
-    init(userID: String, delivered: Int64,
+    init(userID: String, delivered: Int64, logger: Logger? = nil,
          read: @escaping EventReader) {
         self.userID = userID
         self.delivered = delivered
         wanted = delivered
+        self.logger = logger
         self.read = read
     }
 
@@ -64,17 +73,35 @@ final class UserFeed: @unchecked Sendable {
             isReading = false
             let before = delivered
             if case .success(let events) = result {
-                for event in events where event.seq > delivered {
+                // Offers may have sent some of them meanwhile.
+                let unsent = events.drop { $0.seq <= delivered }
+                if let first = unsent.first?.seq, first > delivered + 1 { cutDevices(missingBefore: first) }
+                for event in unsent {
                     send(seq: event.seq, frame: FrameEncoder.frame(body: Array(event.body.utf8)))
                 }
             }
             if delivered == before {
-                // Nothing to read after all (a failed read, or pruned past retention): the waiting
-                // answers go out rather than hang; the next hint or head check reads again.
+                // Nothing to read after all, or a failed read: the waiting answers go out rather
+                // than hang; the next hint or head check reads again.
                 wanted = delivered
                 releaseAllWaiters()
             }
             finishedSending()
+        }
+    }
+
+    /// Retention pruned the events from `delivered + 1` to before `first`: a device here that
+    /// has not got them by its catch-up would see a gap, so it is cut and resumes, and its
+    /// `resume`, older than what is kept, is answered with a snapshot (§3). The devices whose
+    /// catch-up reached past the gap stay and get what follows.
+    private func cutDevices(missingBefore first: Int64) {
+        for (deviceID, connection) in connections where max(connection.baselineSeq, delivered) + 1 < first {
+            logger?.info("device behind the kept events: closed, it resumes with a snapshot", metadata: [
+                "lifesignal.user": "\(userID)", "lifesignal.device": "\(deviceID)",
+                "lifesignal.delivered": "\(max(connection.baselineSeq, delivered))", "lifesignal.oldest": "\(first)",
+            ])
+            // Detached as any closed connection is, which keeps its presence right.
+            connection.close()
         }
     }
 

@@ -1,0 +1,118 @@
+@testable import LifeSignalBroker
+import LifeSignalProtocol
+import Testing
+
+/// A cluster broker's feed of one user's live events (`DeviceFeed`), with the log read by a fake:
+/// whatever a device is sent follows on from what it holds, with no gap (§6), also when
+/// retention pruned the events the feed was still to send (§3).
+@Suite("Cluster: a user's live feed")
+struct UserFeedTests {
+    @Test func aFeedBehindTheKeptEventsCutsItsDevicesRatherThanSendAGap() {
+        let log = FakeLog()
+        let feed = DeviceFeed<RecordingConnection>(userID: "u_a", delivered: 5, read: log.reader)
+        let phone = RecordingConnection(baseline: 5)
+        let tablet = RecordingConnection(baseline: 3)
+        feed.connections = ["phone": phone, "tablet": tablet]
+        var answered = false
+        feed.afterDelivering(11) { answered = true }
+
+        // 6 to 9 were pruned: the log after 5 starts at 10.
+        log.answer(.success(Self.events(10, 11)))
+
+        for device in [phone, tablet] {
+            #expect(device.isClosed)
+            #expect(device.seqs.isEmpty, "sent \(device.seqs) after 5")
+        }
+        #expect(feed.delivered == 11)
+        #expect(answered)
+        #expect(log.reads == [5])
+
+        // It carries on from there.
+        feed.want(12)
+        #expect(log.reads == [5, 11])
+    }
+
+    /// A device whose catch-up (a snapshot at its hello) reached past the pruned events is not
+    /// missing them: it stays and gets what follows.
+    @Test func aDeviceWhoseCatchUpCoversThePrunedEventsStays() {
+        let log = FakeLog()
+        let feed = DeviceFeed<RecordingConnection>(userID: "u_a", delivered: 5, read: log.reader)
+        let old = RecordingConnection(baseline: 5)
+        let fresh = RecordingConnection(baseline: 10)
+        feed.connections = ["old": old, "fresh": fresh]
+        feed.want(11)
+        log.answer(.success(Self.events(10, 11)))
+
+        #expect(old.isClosed && old.seqs.isEmpty)
+        #expect(!fresh.isClosed)
+        #expect(fresh.seqs == [11])
+        #expect(feed.delivered == 11)
+    }
+
+    @Test func eventsThatFollowOnAreSentInOrder() {
+        let log = FakeLog()
+        let feed = DeviceFeed<RecordingConnection>(userID: "u_a", delivered: 5, read: log.reader)
+        let phone = RecordingConnection(baseline: 5)
+        feed.connections = ["phone": phone]
+        feed.want(8)
+        log.answer(.success(Self.events(6, 7, 8)))
+        #expect(!phone.isClosed)
+        #expect(phone.seqs == [6, 7, 8])
+        #expect(feed.delivered == 8)
+    }
+
+    /// An offer sent some of what the read brings meanwhile: those are not a gap.
+    @Test func eventsOfferedDuringARead() {
+        let log = FakeLog()
+        let feed = DeviceFeed<RecordingConnection>(userID: "u_a", delivered: 5, read: log.reader)
+        let phone = RecordingConnection(baseline: 5)
+        feed.connections = ["phone": phone]
+        feed.want(6)
+        feed.offer([CommittedEvent(userID: "u_a", seq: 6, frame: FrameEncoder.frame(body: Array(Self.body(6).utf8)))])
+        log.answer(.success(Self.events(6, 7)))
+        #expect(!phone.isClosed)
+        #expect(phone.seqs == [6, 7])
+    }
+
+    static func events(_ seqs: Int64...) -> [(seq: Int64, body: String)] { seqs.map { ($0, body($0)) } }
+
+    static func body(_ seq: Int64) -> String {
+        #"{"op":"event","seq":\#(seq),"event":"user.updated","data":{}}"#
+    }
+}
+
+/// The log as the feed reads it: each read waits for `answer`.
+private final class FakeLog: @unchecked Sendable {
+    private(set) var reads: [Int64] = []
+    private var pending: (@Sendable (Result<[(seq: Int64, body: String)], any Error>) -> Void)?
+
+    var reader: DeviceFeed<RecordingConnection>.EventReader {
+        { [self] after, completion in
+            reads.append(after)
+            pending = completion
+        }
+    }
+
+    func answer(_ result: Result<[(seq: Int64, body: String)], any Error>) {
+        let completion = pending
+        pending = nil
+        completion?(result)
+    }
+}
+
+/// A device's connection that keeps the seqs of the events it was sent, and that sends nothing
+/// once closed (as `ClientConnection`).
+private final class RecordingConnection: FeedConnection {
+    let baselineSeq: Int64
+    private(set) var seqs: [Int64] = []
+    private(set) var isClosed = false
+
+    init(baseline: Int64) { baselineSeq = baseline }
+
+    func sendEvent(seq: Int64, frame: [UInt8]) {
+        guard seq > baselineSeq, !isClosed else { return }
+        seqs.append(seq)
+    }
+
+    func close() { isClosed = true }
+}
