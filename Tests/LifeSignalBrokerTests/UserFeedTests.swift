@@ -74,6 +74,41 @@ struct UserFeedTests {
         #expect(phone.seqs == [6, 7])
     }
 
+    /// A read that started before a request's commit finds nothing; the request's answer still
+    /// waits for its own events, which the next read brings (§6: events before the `ok`).
+    @Test func anAnswerWaitsForItsEventsWhenARaceLeftTheReadEmpty() {
+        let log = FakeLog()
+        let feed = DeviceFeed<RecordingConnection>(userID: "u_a", delivered: 5, read: log.reader)
+        let phone = RecordingConnection(baseline: 5)
+        feed.connections = ["phone": phone]
+        feed.want(6)
+        // Another broker's event 6 and this broker's 7 are committed while the read runs; 7's
+        // request waits for it (6 is not here yet, so 7 is not offered in order).
+        var answered = false
+        feed.offer([CommittedEvent(userID: "u_a", seq: 7, frame: FrameEncoder.frame(body: Array(Self.body(7).utf8)))])
+        feed.afterDelivering(7) { answered = true }
+        log.answer(.success([]))
+
+        #expect(!answered, "answered before its event was sent")
+        #expect(log.reads == [5, 5])
+        log.answer(.success(Self.events(6, 7)))
+        #expect(phone.seqs == [6, 7])
+        #expect(answered)
+    }
+
+    /// A failed read does not hold answers until PostgreSQL is back: they go out, and the events
+    /// follow when a hint or head check reads again.
+    @Test func aFailedReadReleasesTheAnswers() {
+        let log = FakeLog()
+        let feed = DeviceFeed<RecordingConnection>(userID: "u_a", delivered: 5, read: log.reader)
+        feed.connections = ["phone": RecordingConnection(baseline: 5)]
+        var answered = false
+        feed.afterDelivering(6) { answered = true }
+        log.answer(.failure(CancellationError()))
+        #expect(answered)
+        #expect(feed.delivered == 5)
+    }
+
     static func events(_ seqs: Int64...) -> [(seq: Int64, body: String)] { seqs.map { ($0, body($0)) } }
 
     static func body(_ seq: Int64) -> String {

@@ -69,6 +69,7 @@ final class DeviceFeed<Connection: FeedConnection>: @unchecked Sendable {
     private func readOn() {
         guard !isReading, wanted > delivered else { return }
         isReading = true
+        let wantedBefore = wanted
         read(delivered) { [self] result in
             isReading = false
             let before = delivered
@@ -80,7 +81,10 @@ final class DeviceFeed<Connection: FeedConnection>: @unchecked Sendable {
                     send(seq: event.seq, frame: FrameEncoder.frame(body: Array(event.body.utf8)))
                 }
             }
-            if delivered == before {
+            if delivered == before, case .success = result, wanted > wantedBefore {
+                // More was committed while this read ran (it may have started before those
+                // commits): read again, and the answers wait for their own events (§6).
+            } else if delivered == before {
                 // Nothing to read after all, or a failed read: the waiting answers go out rather
                 // than hang; the next hint or head check reads again.
                 wanted = delivered
