@@ -41,6 +41,9 @@ public final class SQLiteStore: BrokerStore {
             try db.execute(sql: "PRAGMA cache_size = \(-1024 * cacheMiB)")
             // Checkpoints run on their own thread (WALCheckpointer), never inside a commit.
             try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            // A WAL that starts over is cut back to this on disk: without it the file stays as
+            // large as it ever grew, and a disk that filled once stays full.
+            try db.execute(sql: "PRAGMA journal_size_limit = \(checkpoints.journalSizeLimitBytes)")
             // What a statement or savepoint may roll back (savepoints only when a batch is retried
             // one write at a time) goes to a statement journal, by default a temporary file.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")

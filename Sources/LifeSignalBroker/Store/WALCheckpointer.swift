@@ -13,27 +13,41 @@ import LifeSignalUV
 /// never happens while commits keep coming: PASSIVE passes run while the writer goes on, each
 /// copying what came during the one before, until what is left is under `pauseFrames`; then
 /// the writer pauses before its next batch while a last pass copies that, and its next commit
-/// writes from the start of the file. If the WAL reaches `maxFrames` first, the writer pauses
-/// anyway, so the WAL stays within `maxFrames` plus one batch, unless a reader in another
-/// process (`lsbroker pushes`) holds an old snapshot: SQLite cannot start over under a reader,
-/// so the WAL then grows until a pause finds none.
+/// writes from the start of the file (and cuts the file down to `journalSizeLimitBytes`). If
+/// the WAL reaches `maxFrames` first, the writer pauses anyway, so the WAL stays within
+/// `maxFrames` plus one batch, unless a reader in another process (`lsbroker pushes`) holds an
+/// old snapshot: SQLite cannot start over under a reader, so the WAL then grows until a pause
+/// finds none.
+///
+/// A WAL that no commit has touched for `idleMs` is copied back and truncated to nothing (a
+/// TRUNCATE checkpoint, which never waits: a writer or reader in the way puts it off by another
+/// `idleMs`), so a quiet broker gives back the disk its WAL held (docs/OPERATIONS.md, "Disk headroom").
 final class WALCheckpointer: Sendable {
     struct Limits: Sendable {
         /// WAL frames (pages) after a commit that start the passes towards a restart. The
-        /// larger the WAL, the more versions of a hot page one pass copies once: bench-store
-        /// wrote 44-45 KB per ping at 16,384, 38-39 KB at 32,768 and 36-38 KB at 65,536.
-        var restartFrames = 32_768
+        /// larger the WAL, the more versions of a hot page one pass copies once, but the more
+        /// disk it holds: 4,096 frames is 16 MiB (docs/BENCHMARKS.md, "WAL checkpoints by size
+        /// and time", for what smaller thresholds cost per ping).
+        var restartFrames = 4_096
         /// Frames left to copy that are worth pausing the writer for.
-        var pauseFrames = 1_024
+        var pauseFrames = 256
         /// WAL frames after which the writer waits for the restart whatever is left to copy
-        /// (65,536 frames: 256 MiB, the most the WAL holds beside one batch).
-        var maxFrames = 65_536
+        /// (8,192 frames: 32 MiB, the most the WAL holds beside one batch).
+        var maxFrames = 8_192
+        /// A WAL with frames that no commit touched for this long is checkpointed and truncated.
+        var idleMs = 5_000
+
+        /// What the writer's connection cuts the WAL file down to when it starts over
+        /// (`PRAGMA journal_size_limit`): the WAL a restart is due at.
+        var journalSizeLimitBytes: Int { restartFrames * (4_096 + 24) + 32 }
     }
 
     /// What the checkpointer has done, for tests and logs.
     struct Counts: Sendable, Equatable {
         var passes = 0
         var restarts = 0
+        /// Idle WALs truncated to nothing.
+        var truncations = 0
     }
 
     private struct State: ~Copyable {
@@ -50,6 +64,11 @@ final class WALCheckpointer: Sendable {
         var restartAt: Int
         var maxAt: Int
         var closing = false
+        /// When a commit last touched the WAL, or an idle truncation was last tried
+        /// (`MonotonicClock`): the next one is due `idleMs` after the later.
+        var lastActivityNs: UInt64 = 0
+        /// Waiting with an empty WAL, with no idle truncation to time.
+        var waitsForCommit = false
         var counts = Counts()
     }
 
@@ -85,10 +104,17 @@ final class WALCheckpointer: Sendable {
 
     /// Runs on the writer's thread, inside each commit: wakes the checkpointer once the WAL is due.
     private func committed(walFrames: Int) {
+        let nowNs = MonotonicClock.nowNs()
         let wake = state.withLock { state in
             state.walFrames = walFrames
-            guard state.idle, walFrames >= state.restartAt, !state.wantsPause else { return false }
-            state.idle = false
+            state.lastActivityNs = nowNs
+            if state.idle, walFrames >= state.restartAt, !state.wantsPause {
+                state.idle = false
+                return true
+            }
+            // The first commit into an empty WAL starts the idle clock.
+            guard state.waitsForCommit else { return false }
+            state.waitsForCommit = false
             return true
         }
         if wake { wakeup.signal() }
@@ -117,7 +143,7 @@ final class WALCheckpointer: Sendable {
     }
 
     private enum Step {
-        case wait, catchUp, restart, close
+        case wait(timeoutNs: UInt64?), catchUp, restart, truncate, close
     }
 
     private func runLoop() {
@@ -127,11 +153,19 @@ final class WALCheckpointer: Sendable {
                 if state.closing { return .close }
                 if state.walFrames >= state.restartAt && !state.wantsPause { return .catchUp }
                 state.idle = true
-                return .wait
+                state.waitsForCommit = state.walFrames == 0
+                guard state.walFrames > 0 else { return .wait(timeoutNs: nil) }
+                let dueNs = state.lastActivityNs + UInt64(limits.idleMs) * 1_000_000
+                let nowNs = MonotonicClock.nowNs()
+                return nowNs >= dueNs ? .truncate : .wait(timeoutNs: dueNs - nowNs)
             }
             switch step {
-            case .wait:
+            case .wait(let timeoutNs?):
+                _ = wakeup.wait(timeout: .now() + .nanoseconds(Int(min(timeoutNs, UInt64(Int.max)))))
+            case .wait(nil):
                 wakeup.wait()
+            case .truncate:
+                truncate()
             case .catchUp:
                 let copied = pass()
                 state.withLock { state in
@@ -166,6 +200,26 @@ final class WALCheckpointer: Sendable {
                 finished.signal()
                 return
             }
+        }
+    }
+
+    /// An idle WAL copied back and cut to nothing. Never waits for the writer (no busy handler):
+    /// if a commit or a reader is in the way, it is tried again after another `idleMs`.
+    private func truncate() {
+        let truncated = (try? connection.inDatabase { db in try db.checkpoint(.truncate) }) != nil
+        let nowNs = MonotonicClock.nowNs()
+        state.withLock { state in
+            state.counts.passes += 1
+            state.lastActivityNs = nowNs
+            guard truncated else { return }
+            // Every frame is in the database file and the WAL is empty: the writer's next
+            // commit starts it over.
+            state.counts.truncations += 1
+            state.walFrames = 0
+            state.copiedFrames = 0
+            state.wantsPause = false
+            state.restartAt = limits.restartFrames
+            state.maxAt = limits.maxFrames
         }
     }
 
