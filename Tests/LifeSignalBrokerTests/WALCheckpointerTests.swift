@@ -129,15 +129,16 @@ import Testing
         let alice = user()
         try await write(store, [.createUser(alice, tokenHash: [0])])
         var seq: Int64 = 0
+        // Every commit writes frames into the WAL; a pause between batches on a busy machine may
+        // already count as idle, so what is checked is that truncations follow the writes.
         try await appendEvents(store, alice.id, batches: 20, events: 10, seq: &seq)
-        #expect(walBytes > 0)
         // Nothing written now: the checkpointer truncates the WAL once it has been idle.
         // (The file is cut inside the checkpoint, before the checkpointer counts it.)
         #expect(await poll { walBytes == 0 && store.checkpointer.counts.truncations >= 1 }, "an idle WAL was not truncated")
+        let truncated = store.checkpointer.counts.truncations
         try await appendEvents(store, alice.id, batches: 5, events: 10, seq: &seq)
-        #expect(walBytes > 0)
-        #expect(await poll { walBytes == 0 && store.checkpointer.counts.truncations >= 2 },
-                "the WAL was not truncated a second time")
+        #expect(await poll { walBytes == 0 && store.checkpointer.counts.truncations > truncated },
+                "the WAL was not truncated again after more writes")
         store.close()
 
         let reopened = try SQLiteStore(directory: directory) { $0() }
