@@ -19,11 +19,6 @@ struct DiffNormaliser {
     /// Arrays whose order PROTOCOL.md does not fix (notifications' order it does fix).
     static let unorderedKeys: Set<String> = ["contacts", "devices", "mutedTypes"]
 
-    /// EXCLUDED (difference 2): a cluster's snapshot carried only the newest 20 notifications
-    /// where PROTOCOL §3 says 100 (ClusterExecutor.greeting's default `recentNotifications`), so
-    /// snapshots are compared on their first 20 only.
-    static let snapshotNotificationsCompared: Int? = 20
-
     private var ordinals: [String: Int] = [:]
 
     /// One array of lines per step: its title, then "label: frame" per entry.
@@ -34,11 +29,6 @@ struct DiffNormaliser {
     }
 
     private mutating func normalise(_ object: JSONObject) -> JSONObject {
-        var object = object
-        if object["op"]?.stringValue == "snapshot", let compared = Self.snapshotNotificationsCompared,
-           let notifications = object["notifications"]?.arrayValue {
-            object["notifications"] = .array(Array(notifications.prefix(compared)))
-        }
         var result = JSONObject()
         let isError = object["op"]?.stringValue == Op.error
         for (key, value) in object {
