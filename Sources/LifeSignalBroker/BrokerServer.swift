@@ -73,7 +73,7 @@ public enum BrokerServer {
         do {
             return try TCPListener(loop: loop, host: configuration.host, port: configuration.port)
         } catch {
-            throw StartFailure("cannot listen on \(configuration.host):\(configuration.port) (--port, --host): \(error)")
+            throw closing(loop, StartFailure("cannot listen on \(configuration.host):\(configuration.port) (--port, --host): \(error)"))
         }
     }
 

@@ -122,9 +122,10 @@ private final class FakeLog: @unchecked Sendable {
     private var pending: (@Sendable (Result<[(seq: Int64, body: String)], any Error>) -> Void)?
 
     var reader: DeviceFeed<RecordingConnection>.EventReader {
-        { [self] after, completion in
-            reads.append(after)
-            pending = completion
+        // Weakly: a read left unanswered holds the feed, which holds this reader.
+        { [weak self] after, completion in
+            self?.reads.append(after)
+            self?.pending = completion
         }
     }
 
