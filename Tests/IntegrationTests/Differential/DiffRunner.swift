@@ -194,7 +194,7 @@ final class DiffRunner {
     private func waitUntilOffline(user: Int, device: Int) -> [(user: Int, device: Int, frame: JSONObject)] {
         guard let index = wires[user].firstIndex(where: { $0 != nil }), let other = wires[user][index] else { return [] }
         var late: [(user: Int, device: Int, frame: JSONObject)] = []  // none expected: everything settled
-        _ = eventually(timeout: .seconds(5)) {
+        _ = eventually {
             let (answer, before) = other.until(answerTo: other.send(Op.devicesList))
             late += before.map { (user, index, $0) }
             return answer?["devices"]?.arrayValue?.contains {
