@@ -21,9 +21,12 @@ struct TestDatabase {
     /// cores with a sanitized suite, not a timing assertion.
     static let openTimeout: Duration = .seconds(120)
 
-    /// Opens `url` with the test timeout.
+    /// Opens `url` with the test timeout, for the lease and the work of a transaction too: the
+    /// tests here are not about PostgreSQL's deadlines (the cluster suite's fault tests are), and
+    /// a sanitized run on two busy cores takes longer than the broker's 5 s default.
     static func open(_ url: PostgresURL) async throws -> ClusterDatabase {
-        try await ClusterDatabase.open(url, logger: logger, timeout: openTimeout)
+        try await ClusterDatabase.open(url, logger: logger, timeout: openTimeout,
+                                       leaseTimeout: openTimeout, workTimeout: openTimeout)
     }
 
     static let logger: Logger = {
