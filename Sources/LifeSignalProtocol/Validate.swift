@@ -6,6 +6,9 @@
 /// 20 KB through as a name, and the broker copies a name into every contact's events.
 public enum Validate {
     public static let maxNameLength = 100
+    /// `notifications.list`'s largest and default page, and the notifications a snapshot carries
+    /// (§3, §5): one figure for every store.
+    public static let notificationPage = 100
     public static let maxNameBytes = 400
     public static let maxMessageLength = 500
     public static let maxMessageBytes = 2_000

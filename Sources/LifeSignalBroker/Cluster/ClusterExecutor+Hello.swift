@@ -98,9 +98,9 @@ extension ClusterExecutor {
     }
 
     /// The catch-up for a device resuming after `resume` (nil: none): the events it missed while
-    /// all of them are kept, else a snapshot (§3) with the newest 100 notifications
-    /// (`NotificationWindow.capacity`), as on every store.
-    public func catchUp(of userID: String, resume: Int64?, recentNotifications: Int = 100) async throws
+    /// all of them are kept, else a snapshot (§3) with the newest `Validate.notificationPage`
+    /// notifications, as on every store.
+    public func catchUp(of userID: String, resume: Int64?, recentNotifications: Int = Validate.notificationPage) async throws
         -> ClusterCatchUp
     {
         try await greeting(of: userID, resume: resume, recentNotifications: recentNotifications).catchUp
@@ -109,7 +109,7 @@ extension ClusterExecutor {
     /// What a device saying `hello` is sent: the user, the head seq and the catch-up up to that
     /// head, read in one snapshot of the database. A replay of more than `maxReplayBytes` is a
     /// snapshot instead, so that a device's own catch-up never cuts it (§3).
-    public func greeting(of userID: String, resume: Int64?, recentNotifications: Int = 100,
+    public func greeting(of userID: String, resume: Int64?, recentNotifications: Int = Validate.notificationPage,
                          maxReplayBytes: Int = .max) async throws -> ClusterGreeting
     {
         let (logger, history) = (self.logger, notificationHistory)

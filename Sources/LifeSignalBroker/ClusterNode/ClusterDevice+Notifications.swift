@@ -7,8 +7,10 @@ extension ClusterDevice {
         let userID = self.userID
         switch request.op {
         case Op.notificationsList:
-            let asked = try request.optionalInt("limit") ?? 100
-            guard (1...100).contains(asked) else { throw .badRequest("field 'limit' must be 1…100") }
+            let asked = try request.optionalInt("limit") ?? Int64(Validate.notificationPage)
+            guard (1...Int64(Validate.notificationPage)).contains(asked) else {
+                throw .badRequest("field 'limit' must be 1…\(Validate.notificationPage)")
+            }
             let before = try request.optionalString("before").map { (id) throws(ProtocolError) in
                 try Validate.id(id, field: "before")
             }

@@ -5,7 +5,7 @@ import LifeSignalProtocol
 /// stay in the store and are read on demand.
 struct NotificationWindow: Sendable {
     /// How many of the newest notifications are kept (the default page size of `notifications.list`).
-    static let capacity = 100
+    static let capacity = Validate.notificationPage
 
     /// Newest first.
     private(set) var newest: [Notification]

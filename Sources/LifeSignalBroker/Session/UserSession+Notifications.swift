@@ -7,8 +7,10 @@ extension UserSession {
         let limit: Int
         let beforeID: String?
         do throws(ProtocolError) {
-            let asked = try request.optionalInt("limit") ?? 100
-            guard (1...100).contains(asked) else { throw .badRequest("field 'limit' must be 1…100") }
+            let asked = try request.optionalInt("limit") ?? Int64(Validate.notificationPage)
+            guard (1...Int64(Validate.notificationPage)).contains(asked) else {
+                throw .badRequest("field 'limit' must be 1…\(Validate.notificationPage)")
+            }
             limit = Int(asked)
             beforeID = try request.optionalString("before").map { (id) throws(ProtocolError) in
                 try Validate.id(id, field: "before")
