@@ -81,10 +81,10 @@ final class DeviceFeed<Connection: FeedConnection>: @unchecked Sendable {
                     send(seq: event.seq, frame: FrameEncoder.frame(body: Array(event.body.utf8)))
                 }
             }
-            if delivered == before, case .success = result, wanted > wantedBefore {
-                // More was committed while this read ran (it may have started before those
-                // commits): read again, and the answers wait for their own events (§6).
-            } else if delivered == before {
+            // A read that found nothing while more was committed may have started before those
+            // commits: finishedSending reads again, and the answers wait for their events (§6).
+            let readAgain = (try? result.get()) != nil && wanted > wantedBefore
+            if delivered == before, !readAgain {
                 // Nothing to read after all, or a failed read: the waiting answers go out rather
                 // than hang; the next hint or head check reads again.
                 wanted = delivered
