@@ -89,24 +89,17 @@ final class DiffWire {
 
     /// Reads what is there (up to the socket timeout). False once the peer has closed.
     private func readOnce() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+        let count = receiveFrames(from: fd, into: &decoder) { body in
+            guard case .object(let frame)? = try? JSONValue.parse(body) else { return }
+            if let seq = frame["seq"]?.intValue, ["event", "snapshot"].contains(frame["op"]?.stringValue) {
+                lastSeq = max(lastSeq, seq)
+                if frame["op"]?.stringValue == "snapshot" { sawSnapshot = true }
+            }
+            queue.append(frame)
+        }
+        guard count != nil else {
             isClosed = true
             return false
-        }
-        guard count > 0 else { return true }
-        try? chunk.withUnsafeBytes { bytes in
-            try decoder.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { body in
-                if case .object(let frame)? = try? JSONValue.parse(body) {
-                    if let seq = frame["seq"]?.intValue, ["event", "snapshot"].contains(frame["op"]?.stringValue) {
-                        lastSeq = max(lastSeq, seq)
-                        if frame["op"]?.stringValue == "snapshot" { sawSnapshot = true }
-                    }
-                    queue.append(frame)
-                }
-                return true
-            }
         }
         return true
     }

@@ -156,27 +156,20 @@ final class RawConnection {
 
     /// Reads what is there (waiting up to the socket timeout). False once the peer has closed.
     private func readOnce() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-        if count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK) {
+        let count = receiveFrames(from: fd, into: &decoder) { body in
+            guard let message = try? ServerMessage.parse(body) else { return }
+            switch message {
+            case .event(let seq, _, _): lastSeq = max(lastSeq, seq)
+            case .snapshot(let snapshot): lastSeq = snapshot.seq
+            default: break
+            }
+            received.append(message)
+        }
+        guard let count else {
             isClosed = true
             return false
         }
-        guard count > 0 else { return true }
         receivedBytes += count
-        try? chunk.withUnsafeBytes { bytes in
-            try decoder.feed(UnsafeRawBufferPointer(rebasing: bytes[0..<count])) { body in
-                if let message = try? ServerMessage.parse(body) {
-                    switch message {
-                    case .event(let seq, _, _): lastSeq = max(lastSeq, seq)
-                    case .snapshot(let snapshot): lastSeq = snapshot.seq
-                    default: break
-                    }
-                    received.append(message)
-                }
-                return true
-            }
-        }
         return true
     }
 
