@@ -6,7 +6,7 @@ import LifeSignalProtocol
 /// snapshots, in arrival order), for the differential test: nothing is parsed into documents, so
 /// no field the broker sends can be lost before the two engines' transcripts are compared.
 final class DiffWire {
-    private let fd: Int32
+    private let socket: TestSocket
     private var decoder = FrameDecoder(maxFrameBytes: 16 * 1024 * 1024)
     /// Frames read and not yet taken.
     private var queue: [JSONObject] = []
@@ -18,29 +18,14 @@ final class DiffWire {
     private(set) var sawSnapshot = false
 
     init(port: Int) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw WireError.socket(errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else { close(fd); throw WireError.connect(errno) }
-        var timeout = timeval(tv_sec: 0, tv_usec: 50_000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        socket = try TestSocket(port: port, receiveTimeoutMs: 50)
     }
-
-    deinit { close(fd) }
 
     /// A hello with `resume` answered: the device holds everything up to it.
     func resumed(at seq: Int64) { lastSeq = max(lastSeq, seq) }
 
     /// Goes away as a device whose network drops does.
-    func hangUp() { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+    func hangUp() { socket.hangUp() }
 
     /// Sends a request and returns its rid.
     @discardableResult
@@ -49,13 +34,7 @@ final class DiffWire {
         body["op"] = .string(op)
         body["rid"] = .int(nextRid)
         defer { nextRid += 1 }
-        let bytes = FrameEncoder.frame(.object(body))
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent <= 0 { break }
-            offset += sent
-        }
+        socket.send(FrameEncoder.frame(.object(body)))
         return nextRid
     }
 
@@ -89,7 +68,7 @@ final class DiffWire {
 
     /// Reads what is there (up to the socket timeout). False once the peer has closed.
     private func readOnce() -> Bool {
-        let count = receiveFrames(from: fd, into: &decoder) { body in
+        let count = socket.receiveFrames(into: &decoder) { body in
             guard case .object(let frame)? = try? JSONValue.parse(body) else { return }
             if let seq = frame["seq"]?.intValue, ["event", "snapshot"].contains(frame["op"]?.stringValue) {
                 lastSeq = max(lastSeq, seq)
@@ -104,5 +83,4 @@ final class DiffWire {
         return true
     }
 
-    enum WireError: Error { case socket(Int32), connect(Int32) }
 }

@@ -5,7 +5,7 @@ import LifeSignalProtocol
 /// Bytes on a socket, with no client library in between: for testing the broker's answers
 /// to exactly what a device sends.
 final class RawConnection {
-    private let fd: Int32
+    private let socket: TestSocket
     private var decoder = FrameDecoder(maxFrameBytes: 16 * 1024 * 1024)
     private var received: [ServerMessage] = []
     private var nextRid: Int64 = 1
@@ -22,48 +22,14 @@ final class RawConnection {
     init(port: Int, host: String = "127.0.0.1", receiveBuffer: Int32? = nil, source: String? = nil) throws {
         let port = ClusterSpread.deal(port)
         self.port = port
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw RawError.socket(errno) }
-        if var size = receiveBuffer {
-            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
-        }
-        if let source {
-            var local = sockaddr_in()
-            local.sin_family = sa_family_t(AF_INET)
-            inet_pton(AF_INET, source, &local.sin_addr)
-            let bound = withUnsafePointer(to: &local) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-                }
-            }
-            guard bound == 0 else { close(fd); throw RawError.connect(errno) }
-        }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        inet_pton(AF_INET, host, &address.sin_addr)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard result == 0 else { close(fd); throw RawError.connect(errno) }
-        setReceiveTimeout(milliseconds: 100)
+        socket = try TestSocket(host: host, port: port, receiveBuffer: receiveBuffer, source: source,
+                                receiveTimeoutMs: 100)
     }
-
-    deinit { close(fd) }
 
     /// Ends the connection as a device going away does (the descriptor is closed at deinit).
-    func hangUp() { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+    func hangUp() { socket.hangUp() }
 
-    func sendBytes(_ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if sent <= 0 { return }
-            offset += sent
-        }
-    }
+    func sendBytes(_ bytes: [UInt8]) { socket.send(bytes) }
 
     func sendFrame(_ object: JSONValue) { sendBytes(FrameEncoder.frame(object)) }
 
@@ -156,7 +122,7 @@ final class RawConnection {
 
     /// Reads what is there (waiting up to the socket timeout). False once the peer has closed.
     private func readOnce() -> Bool {
-        let count = receiveFrames(from: fd, into: &decoder) { body in
+        let count = socket.receiveFrames(into: &decoder) { body in
             guard let message = try? ServerMessage.parse(body) else { return }
             switch message {
             case .event(let seq, _, _): lastSeq = max(lastSeq, seq)
@@ -173,12 +139,6 @@ final class RawConnection {
         return true
     }
 
-    private func setReceiveTimeout(milliseconds: Int) {
-        var timeout = timeval(tv_sec: milliseconds / 1000, tv_usec: (milliseconds % 1000) * 1000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    }
-
-    enum RawError: Error { case socket(Int32), connect(Int32) }
 }
 
 extension ServerMessage {
