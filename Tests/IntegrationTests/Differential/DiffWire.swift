@@ -10,7 +10,6 @@ final class DiffWire {
     private var decoder = FrameDecoder(maxFrameBytes: 16 * 1024 * 1024)
     /// Frames read and not yet taken.
     private var queue: [JSONObject] = []
-    private var nextRid: Int64 = 1
     private(set) var isClosed = false
     /// The highest seq this socket was sent (an event's, or a snapshot's).
     private(set) var lastSeq: Int64 = 0
@@ -30,12 +29,9 @@ final class DiffWire {
     /// Sends a request and returns its rid.
     @discardableResult
     func send(_ op: String, _ fields: JSONObject = [:]) -> Int64 {
-        var body = fields
-        body["op"] = .string(op)
-        body["rid"] = .int(nextRid)
-        defer { nextRid += 1 }
-        socket.send(FrameEncoder.frame(.object(body)))
-        return nextRid
+        let request = socket.request(op, fields)
+        socket.send(request.frame)
+        return request.rid
     }
 
     /// Reads until the answer to `rid` arrives; returns it and every frame before it (in order).

@@ -8,7 +8,6 @@ final class RawConnection {
     private let socket: TestSocket
     private var decoder = FrameDecoder(maxFrameBytes: 16 * 1024 * 1024)
     private var received: [ServerMessage] = []
-    private var nextRid: Int64 = 1
     /// The broker's port this connection went to (on a test cluster, the one it was dealt).
     let port: Int
     /// The user this connection said hello as (set by `hello`), and the last seq it was sent
@@ -36,12 +35,9 @@ final class RawConnection {
     /// Sends a request with the next rid and returns that rid.
     @discardableResult
     func send(_ op: String, _ fields: JSONObject = [:]) -> Int64 {
-        var body = fields
-        body["op"] = .string(op)
-        body["rid"] = .int(nextRid)
-        defer { nextRid += 1 }
-        sendFrame(.object(body))
-        return nextRid
+        let request = socket.request(op, fields)
+        sendBytes(request.frame)
+        return request.rid
     }
 
     /// Sends requests back to back in one write (pipelined, most likely read by the broker in one
@@ -50,12 +46,9 @@ final class RawConnection {
         var bytes: [UInt8] = []
         var rids: [Int64] = []
         for (op, fields) in requests {
-            var body = fields
-            body["op"] = .string(op)
-            body["rid"] = .int(nextRid)
-            rids.append(nextRid)
-            nextRid += 1
-            bytes += FrameEncoder.frame(.object(body))
+            let request = socket.request(op, fields)
+            rids.append(request.rid)
+            bytes += request.frame
         }
         sendBytes(bytes)
         return rids

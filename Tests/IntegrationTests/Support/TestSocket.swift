@@ -7,6 +7,7 @@ final class TestSocket {
     enum Failure: Error { case socket(Int32), connect(Int32) }
 
     private let fd: Int32
+    private var nextRid: Int64 = 1
 
     /// `receiveBuffer` shrinks the kernel's receive buffer (set before connecting), for a reader
     /// that falls behind quickly. `source` binds the local end to another loopback address
@@ -36,6 +37,15 @@ final class TestSocket {
 
     /// Ends the connection as a device going away does (the descriptor is closed at deinit).
     func hangUp() { Glibc.shutdown(fd, Int32(SHUT_RDWR)) }
+
+    /// A request's frame with the next rid of this connection, and that rid.
+    func request(_ op: String, _ fields: JSONObject) -> (rid: Int64, frame: [UInt8]) {
+        var body = fields
+        body["op"] = .string(op)
+        body["rid"] = .int(nextRid)
+        defer { nextRid += 1 }
+        return (nextRid, FrameEncoder.frame(.object(body)))
+    }
 
     /// Sends all of `bytes`, or stops at the first failure (the broker has closed).
     func send(_ bytes: [UInt8]) {
