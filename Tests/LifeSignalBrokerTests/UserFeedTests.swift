@@ -8,11 +8,8 @@ import Testing
 @Suite("Cluster: a user's live feed")
 struct UserFeedTests {
     @Test func aFeedBehindTheKeptEventsCutsItsDevicesRatherThanSendAGap() {
-        let log = FakeLog()
-        let feed = DeviceFeed<RecordingConnection>(userID: "u_a", delivered: 5, read: log.reader)
-        let phone = RecordingConnection(baseline: 5)
-        let tablet = RecordingConnection(baseline: 3)
-        feed.connections = ["phone": phone, "tablet": tablet]
+        let (feed, log, devices) = Self.feed(delivered: 5, devices: ["phone": 5, "tablet": 3])
+        let (phone, tablet) = (devices["phone"]!, devices["tablet"]!)
         var answered = false
         feed.afterDelivering(11) { answered = true }
 
@@ -35,11 +32,8 @@ struct UserFeedTests {
     /// A device whose catch-up (a snapshot at its hello) reached past the pruned events is not
     /// missing them: it stays and gets what follows.
     @Test func aDeviceWhoseCatchUpCoversThePrunedEventsStays() {
-        let log = FakeLog()
-        let feed = DeviceFeed<RecordingConnection>(userID: "u_a", delivered: 5, read: log.reader)
-        let old = RecordingConnection(baseline: 5)
-        let fresh = RecordingConnection(baseline: 10)
-        feed.connections = ["old": old, "fresh": fresh]
+        let (feed, log, devices) = Self.feed(delivered: 5, devices: ["old": 5, "fresh": 10])
+        let (old, fresh) = (devices["old"]!, devices["fresh"]!)
         feed.want(11)
         log.answer(.success(Self.events(10, 11)))
 
@@ -50,10 +44,8 @@ struct UserFeedTests {
     }
 
     @Test func eventsThatFollowOnAreSentInOrder() {
-        let log = FakeLog()
-        let feed = DeviceFeed<RecordingConnection>(userID: "u_a", delivered: 5, read: log.reader)
-        let phone = RecordingConnection(baseline: 5)
-        feed.connections = ["phone": phone]
+        let (feed, log, devices) = Self.feed(delivered: 5, devices: ["phone": 5])
+        let phone = devices["phone"]!
         feed.want(8)
         log.answer(.success(Self.events(6, 7, 8)))
         #expect(!phone.isClosed)
@@ -63,10 +55,8 @@ struct UserFeedTests {
 
     /// An offer sent some of what the read brings meanwhile: those are not a gap.
     @Test func eventsOfferedDuringARead() {
-        let log = FakeLog()
-        let feed = DeviceFeed<RecordingConnection>(userID: "u_a", delivered: 5, read: log.reader)
-        let phone = RecordingConnection(baseline: 5)
-        feed.connections = ["phone": phone]
+        let (feed, log, devices) = Self.feed(delivered: 5, devices: ["phone": 5])
+        let phone = devices["phone"]!
         feed.want(6)
         feed.offer([CommittedEvent(userID: "u_a", seq: 6, frame: FrameEncoder.frame(body: Array(Self.body(6).utf8)))])
         log.answer(.success(Self.events(6, 7)))
@@ -77,10 +67,8 @@ struct UserFeedTests {
     /// A read that started before a request's commit finds nothing; the request's answer still
     /// waits for its own events, which the next read brings (§6: events before the `ok`).
     @Test func anAnswerWaitsForItsEventsWhenARaceLeftTheReadEmpty() {
-        let log = FakeLog()
-        let feed = DeviceFeed<RecordingConnection>(userID: "u_a", delivered: 5, read: log.reader)
-        let phone = RecordingConnection(baseline: 5)
-        feed.connections = ["phone": phone]
+        let (feed, log, devices) = Self.feed(delivered: 5, devices: ["phone": 5])
+        let phone = devices["phone"]!
         feed.want(6)
         // Another broker's event 6 and this broker's 7 are committed while the read runs; 7's
         // request waits for it (6 is not here yet, so 7 is not offered in order).
@@ -99,14 +87,23 @@ struct UserFeedTests {
     /// A failed read does not hold answers until PostgreSQL is back: they go out, and the events
     /// follow when a hint or head check reads again.
     @Test func aFailedReadReleasesTheAnswers() {
-        let log = FakeLog()
-        let feed = DeviceFeed<RecordingConnection>(userID: "u_a", delivered: 5, read: log.reader)
-        feed.connections = ["phone": RecordingConnection(baseline: 5)]
+        let (feed, log, _) = Self.feed(delivered: 5, devices: ["phone": 5])
         var answered = false
         feed.afterDelivering(6) { answered = true }
         log.answer(.failure(CancellationError()))
         #expect(answered)
         #expect(feed.delivered == 5)
+    }
+
+    /// A feed at `delivered` with devices whose catch-up reached the given seqs, and its fake log
+    /// (kept by the test: the feed's reader holds it weakly).
+    fileprivate static func feed(delivered: Int64, devices: [String: Int64])
+        -> (DeviceFeed<RecordingConnection>, FakeLog, [String: RecordingConnection])
+    {
+        let log = FakeLog()
+        let feed = DeviceFeed<RecordingConnection>(userID: "u_a", delivered: delivered, read: log.reader)
+        feed.connections = devices.mapValues { RecordingConnection(baseline: $0) }
+        return (feed, log, feed.connections)
     }
 
     static func events(_ seqs: Int64...) -> [(seq: Int64, body: String)] { seqs.map { ($0, body($0)) } }
