@@ -19,18 +19,26 @@ extension Broker {
         setSweepTimer(timer)
     }
 
+    /// A connection is closed only if it was already past its limit when the previous sweep ran.
+    /// Timers run before the loop reads its sockets, and the loop read every socket at least once
+    /// since that sweep: so what a device sent before its limit has been heard, even when the loop
+    /// itself was late (stalled, or starved of CPU) and its bytes waited in the kernel. Judged at
+    /// `now`, a loop back from a long stall would close every device whose keepalive or `register`
+    /// it had not read yet. This makes the limits up to one sweep interval longer.
     func closeTimedOutConnections() {
         let now = loop.monotonicNowMs()
+        defer { previousSweepMs = now }
+        guard let judgedAt = previousSweepMs else { return }
         let helloTimeout = UInt64(configuration.helloTimeoutMs)
         let silenceLimit = UInt64(2 * configuration.heartbeatMs)
         for connection in connections.values {
             switch connection.phase {
             case .awaitingHello, .authenticating:
-                if now &- connection.openedAtMs > helloTimeout {
+                if judgedAt > connection.openedAtMs && judgedAt &- connection.openedAtMs > helloTimeout {
                     connection.fail(ProtocolError(.unauthenticated, "no hello within \(helloTimeout) ms"), rid: nil)
                 }
             case .active:
-                if now &- connection.lastHeardMs > silenceLimit {
+                if judgedAt > connection.lastHeardMs && judgedAt &- connection.lastHeardMs > silenceLimit {
                     connection.close()
                 } else {
                     connection.tcp.startBusyPeriod()

@@ -73,6 +73,8 @@ public actor Broker: LoopIsolated {
     var boundPort = 0
     var listenRetryTimer: Timer?
     private var sweepTimer: Timer?
+    /// When the previous sweep ran: the time its timeouts are judged at (see `closeTimedOutConnections`).
+    var previousSweepMs: UInt64?
 
     func setSweepTimer(_ timer: Timer) { sweepTimer = timer }
 
