@@ -74,6 +74,21 @@ struct NotificationLedger: Sendable {
         if let index = index(of: id) { entries.remove(at: index) }
     }
 
+    /// Entries past the newest `limit`: still stored until the next prune step, but no longer
+    /// part of the history (§10), so no read shows them, as on a cluster (`historyFloor`).
+    var hiddenCount: Int { limit > 0 ? max(0, entries.count - limit) : 0 }
+
+    /// Unread notifications among the newest `limit`: what the user is told.
+    var visibleUnreadCount: Int {
+        unreadCount - entries.prefix(hiddenCount).reduce(0) { $0 + ($1.isUnread ? 1 : 0) }
+    }
+
+    /// Whether `id` is one of the newest `limit` (with no limit: not known here, so true).
+    func isVisible(id: String) -> Bool {
+        guard limit > 0 else { return true }
+        return index(of: id).map { $0 >= hiddenCount } ?? false
+    }
+
     /// Whether `id` is still stored: false once pruned or deleted. Always true with no limit,
     /// where the ledger does not know (and nothing is pruned).
     func isStored(id: String) -> Bool { limit == 0 || index(of: id) != nil }

@@ -11,15 +11,20 @@ struct NotificationWindow: Sendable {
     private(set) var newest: [Notification]
     private(set) var ledger: NotificationLedger
     var totalCount: Int { ledger.count }
-    var unreadCount: Int { ledger.unreadCount }
+    /// Counts only the history a user sees: the newest `notificationHistory` (§10).
+    var unreadCount: Int { ledger.visibleUnreadCount }
+    /// How many notifications the user sees: those not yet pruned but past the history are not.
+    var visibleCount: Int { ledger.count - ledger.hiddenCount }
+    /// The newest ones the user sees, newest first (a snapshot's).
+    var visibleNewest: ArraySlice<Notification> { newest.prefix(visibleCount) }
 
     init(newest: [Notification], ledger: NotificationLedger) {
         self.newest = Array(newest.prefix(Self.capacity))
         self.ledger = ledger
     }
 
-    /// True when every notification of the user is in memory.
-    var isComplete: Bool { newest.count == totalCount }
+    /// True when every notification the user sees is in memory.
+    var isComplete: Bool { newest.count >= visibleCount }
 
     func notification(id: String) -> Notification? { newest.first { $0.id == id } }
 
@@ -54,13 +59,14 @@ struct NotificationWindow: Sendable {
 
     /// A page answered from memory, or nil when it reaches past the window.
     func page(before beforeID: String?, limit: Int) -> [Notification]? {
+        let visible = visibleNewest
         var start = 0
         if let beforeID {
-            guard let index = newest.firstIndex(where: { $0.id == beforeID }) else { return nil }
+            guard let index = visible.firstIndex(where: { $0.id == beforeID }) else { return nil }
             start = index + 1
         }
         let end = start + limit
-        if end <= newest.count { return Array(newest[start..<end]) }
-        return isComplete ? Array(newest[start...]) : nil
+        if end <= visible.count { return Array(visible[start..<end]) }
+        return isComplete ? Array(visible[start...]) : nil
     }
 }

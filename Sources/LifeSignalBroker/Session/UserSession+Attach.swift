@@ -118,7 +118,7 @@ extension UserSession {
 
     func snapshotFrame(seq: Int64) -> [UInt8] {
         Outbound.snapshot(seq: seq, user: user, contacts: contactDocuments,
-                                 notifications: notifications.newest, unreadCount: notifications.unreadCount)
+                                 notifications: Array(notifications.visibleNewest), unreadCount: notifications.unreadCount)
     }
 
     /// The device went away: it is offline from now on, last seen now.

@@ -18,6 +18,10 @@ extension UserSession {
         } catch {
             return connection.respond(error: error, rid: request.rid)
         }
+        // Past the history (§10), though not pruned yet: gone, as on a cluster.
+        if let beforeID, !notifications.ledger.isVisible(id: beforeID) {
+            return connection.respond(error: .notFound("no such notification"), rid: request.rid)
+        }
         if let page = notifications.page(before: beforeID, limit: limit) {
             return connection.respond(rid: request.rid, notificationPage(page))
         }
@@ -26,7 +30,8 @@ extension UserSession {
             guard case .notifications(let stored?) = answer else {
                 return connection.respond(error: .notFound("no such notification"), rid: request.rid)
             }
-            connection.respond(rid: request.rid, session.notificationPage(stored.compactMap(session.current)))
+            let page = stored.compactMap(session.current).filter { session.notifications.ledger.isVisible(id: $0.id) }
+            connection.respond(rid: request.rid, session.notificationPage(page))
         }
     }
 
@@ -103,8 +108,8 @@ extension UserSession {
         }
         let apply: @Sendable (isolated UserSession, Notification?) -> Void = { session, found in
             session.perform(request, from: connection) { (mutation) throws(ProtocolError) in
-                // Pruned meanwhile (a read from the store may predate it): gone, as if deleted.
-                guard let notification = found, session.notifications.ledger.isStored(id: notification.id) else {
+                // Pruned meanwhile (a read from the store may predate it), or past the history: gone.
+                guard let notification = found, session.notifications.ledger.isVisible(id: notification.id) else {
                     throw .notFound("no such notification")
                 }
                 return rules(session, notification, &mutation)

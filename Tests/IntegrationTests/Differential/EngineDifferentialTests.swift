@@ -11,8 +11,8 @@ import Testing
 struct EngineDifferentialTests {
     /// Seeds that ever showed a difference stay here for good, with their length and what they showed.
     static let seedsThatFailed: [(seed: UInt64, steps: Int)] = [
-        // Embedded: notifications.list `before` paged past --notification-history (10), into
-        // notifications kept only until the next prune step; the cluster stops at the history.
+        // Embedded: lists, pages, read/delete, unreadCount and snapshots showed up to a prune step
+        // more than --notification-history (10) between steps; the cluster exactly the history.
         (1, 150),
         // Cluster: a snapshot carried the newest 20 notifications, not 100 (§3).
         (11, 600),
@@ -20,16 +20,7 @@ struct EngineDifferentialTests {
     static let seeds: [UInt64] = [2, 3, 4, 5]
 
     /// Small limits, the same on both sides, so that the workload goes past them.
-    ///
-    /// EXCLUDED (difference 1, not fixed): `--notification-history` is off (0). With a history of
-    /// N, the embedded broker shows up to N + min(64, N) notifications between its prune steps
-    /// (lists, `before` pages, read/delete, unreadCount, snapshots: NotificationLedger,
-    /// NotificationWindow), while a cluster shows exactly the newest N (ClusterRows.historyFloor),
-    /// which is what PROTOCOL §10 says. NotificationHistoryTests asserts the embedded behaviour
-    /// (`betweenStepsAtMostAStepMoreIsKept…`, `thePushesOfPrunedNotificationsGoWithThem`, both
-    /// left out of scripts/cluster-rule-suites), so the fix waits for a decision on those tests.
-    /// Put `[10, 30]` back (seed 1 at 150 steps shows it) once the engines agree.
-    static let histories = [0]
+    static let histories = [10, 30]
     static func arguments(history: Int) -> [String] {
         ["--event-retention", "4", "--notification-history", "\(history)",
          // Limits counted over wall time are off, so that the answers do not depend on the run's

@@ -62,16 +62,33 @@ struct NotificationHistoryTests {
         #expect(back.request(Op.notificationsRead, ["id": .string(early[1])])?.errorCode == .notFound)
     }
 
-    @Test func betweenStepsAtMostAStepMoreIsKeptAndALoadTrimsIt() throws {
-        let ids = bobPingsAlice(13)  // fourteen in all: pruned to five at ten, then four more
-        #expect(list(alice.phone).ids == Array(ids.suffix(9).reversed()))
-        #expect(list(alice.phone).unread == 9)
-        // The next load keeps exactly the newest five.
+    @Test func betweenPruneStepsTheHistoryIsStillExactlyTheNewest() throws {
+        let ids = bobPingsAlice(13)  // fourteen in all: pruned to five at ten, four more stored since
+        let visible = Array(ids.suffix(5).reversed())
+        #expect(list(alice.phone).ids == visible)
+        #expect(list(alice.phone).unread == 5)
+        // The ones stored until the next step are gone for every read, as pruned ones are.
+        let hidden = ids[ids.count - 9]
+        #expect(alice.request(Op.notificationsList, ["before": .string(hidden)])?.errorCode == .notFound)
+        #expect(alice.request(Op.notificationsRead, ["id": .string(hidden)])?.errorCode == .notFound)
+        #expect(alice.request(Op.notificationsDelete, ["id": .string(hidden)])?.errorCode == .notFound)
+        // A page that reaches the end of the history stops there.
+        #expect(alice.ok(Op.notificationsList, ["before": .string(visible[2])])["notifications"]?.arrayValue?.count == 2)
+        // A new device's snapshot is the same history.
+        let tablet = try RawConnection(port: broker.port)
+        #expect(tablet.hello(alice.credential, device: "tablet")?.okFields != nil)
+        guard case .snapshot(let snapshot) = tablet.next() else {
+            Issue.record("no snapshot")
+            return
+        }
+        #expect(snapshot.notifications.map(\.id) == visible)
+        #expect(snapshot.unreadCount == 5)
+        // And so after a restart, whose load trims what was stored.
         try broker.restart(arguments: ["--notification-history", "5"])
         let back = try RawConnection(port: broker.port)
         #expect(back.hello(alice.credential, device: "back")?.okFields != nil)
         _ = back.next()
-        #expect(list(back).ids == Array(ids.suffix(5).reversed()))
+        #expect(list(back).ids == visible)
         #expect(list(back).unread == 5)
     }
 
@@ -80,11 +97,17 @@ struct NotificationHistoryTests {
         let tablet = try alice.addDevice("tablet")
         alice.register(token: "alice-tablet", on: tablet)
         alice.takeOffline(tablet, named: "tablet")
+        // Thirteen in all: the step at ten pruned the oldest five ("added" and four pings).
         let ids = bobPingsAlice(12)
-        let kept = Set(list(alice.phone).ids)
-        #expect(kept.count < ids.count)
-        let pushed = try RecordedPushes.read(broker, user: alice.id).compactMap { $0["notificationId"]?.stringValue }
-        #expect(Set(pushed) == kept.intersection(ids))
+        let pushed = Set(try RecordedPushes.read(broker, user: alice.id).compactMap { $0["notificationId"]?.stringValue })
+        #expect(pushed.isDisjoint(with: ids.prefix(4)), "pushes of pruned notifications are kept")
+        #expect(pushed == Set(ids.suffix(8)))
+        // A load trims to the history, pushes and all.
+        try broker.restart(arguments: ["--notification-history", "5"])
+        let back = try RawConnection(port: broker.port)
+        #expect(back.hello(alice.credential, device: "back")?.okFields != nil)
+        let trimmed = Set(try RecordedPushes.read(broker, user: alice.id).compactMap { $0["notificationId"]?.stringValue })
+        #expect(trimmed == Set(ids.suffix(5)))
     }
 }
 
