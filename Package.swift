@@ -61,11 +61,18 @@ let package = Package(
             dependencies: ["LifeSignalProtocol"],
             swiftSettings: strictSwift6
         ),
+        // The rules (DESIGN §6): plain functions of the accounts a request touches, no I/O.
+        .target(
+            name: "LifeSignalRules",
+            dependencies: ["LifeSignalProtocol"],
+            swiftSettings: strictSwift6
+        ),
         .target(
             name: "LifeSignalBroker",
             dependencies: [
                 "LifeSignalUV",
                 "LifeSignalProtocol",
+                "LifeSignalRules",
                 "LifeSignalPostgres",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -147,9 +154,15 @@ let package = Package(
             swiftSettings: strictSwift6
         ),
         .testTarget(
+            name: "LifeSignalRulesTests",
+            dependencies: ["LifeSignalRules", "LifeSignalProtocol"],
+            swiftSettings: strictSwift6
+        ),
+        .testTarget(
             name: "LifeSignalBrokerTests",
             dependencies: [
-                "LifeSignalBroker", "LifeSignalClient", "LifeSignalProtocol", "LifeSignalUV", "LifeSignalFuzzing",
+                "LifeSignalBroker", "LifeSignalRules", "LifeSignalClient", "LifeSignalProtocol", "LifeSignalUV",
+                "LifeSignalFuzzing",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift6
@@ -157,7 +170,7 @@ let package = Package(
         .testTarget(
             name: "LifeSignalPostgresTests",
             dependencies: [
-                "LifeSignalPostgres", "LifeSignalBroker", "LifeSignalProtocol", "LifeSignalFuzzing",
+                "LifeSignalPostgres", "LifeSignalBroker", "LifeSignalRules", "LifeSignalProtocol", "LifeSignalFuzzing",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSwift6

@@ -1,5 +1,6 @@
 import Crypto
 import Glibc
+import LifeSignalRules
 import LifeSignalUV
 
 /// Makes the broker's secrets and ids, and checks presented tokens.
@@ -120,4 +121,11 @@ public enum Credentials {
         if bits > 0 { output.append(alphabet[Int((buffer << UInt32(5 - bits)) & 31)]) }
         return String(decoding: output, as: UTF8.self)
     }
+}
+
+/// The rules' ids and QR codes in production: time-ordered random ids, random QR codes.
+public struct RandomIDs: IDSource {
+    public init() {}
+    public func newID(prefix: String, nowMs: Int64) -> String { Credentials.newID(prefix: prefix, nowMs: nowMs) }
+    public func newQRCode() -> String { Credentials.newQRCode() }
 }

@@ -1,3 +1,4 @@
+import LifeSignalRules
 @testable import LifeSignalBroker
 import LifeSignalFuzzing
 import Testing

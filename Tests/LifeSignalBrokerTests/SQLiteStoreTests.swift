@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import LifeSignalBroker
 import LifeSignalProtocol
+import LifeSignalRules
 import LifeSignalUV
 import Testing
 

@@ -1,6 +1,7 @@
 @testable import LifeSignalBroker
 import LifeSignalPostgres
 import LifeSignalProtocol
+import LifeSignalRules
 import Testing
 
 /// Steps of several requests in one transaction (`performBatch`): each step sees what the steps

@@ -1,6 +1,7 @@
 @testable import LifeSignalBroker
 import LifeSignalPostgres
 import LifeSignalProtocol
+import LifeSignalRules
 import PostgresNIO
 import Testing
 

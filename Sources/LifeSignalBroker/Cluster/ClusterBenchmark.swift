@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalPostgres
 import LifeSignalProtocol
+import LifeSignalRules
 import Logging
 
 /// `lsbroker bench-cluster`: what the cluster executor does per second with no network in front

@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 import PostgresNIO
 
 /// Several requests' steps in one transaction (DESIGN §7, "batch per round trip"): the round
@@ -88,7 +89,7 @@ extension ClusterExecutor {
                     outcomes.append(.runAlone)
                     continue
                 }
-                var step = Step(now: now, accounts: involved.union([batched.userID]).compactMap { working[$0] })
+                var step = Step(now: now, accounts: involved.union([batched.userID]).compactMap { working[$0] }, ids: RandomIDs())
                 do throws(ProtocolError) {
                     let result = try batched.rules(&step)
                     for (id, account) in step.accounts { working[id] = account }

@@ -1,5 +1,6 @@
 import LifeSignalPostgres
 import LifeSignalProtocol
+import LifeSignalRules
 import PostgresNIO
 
 extension ClusterExecutor {

@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 import PostgresNIO
 
 extension ClusterExecutor {

@@ -1,5 +1,6 @@
 import LifeSignalPostgres
 import LifeSignalProtocol
+import LifeSignalRules
 import Logging
 import PostgresNIO
 
@@ -96,7 +97,7 @@ public struct ClusterExecutor: Sendable {
             }
             guard involving.ids(in: actor.contacts).isSubset(of: ids) else { throw ClusterRetry.involvedChanged }
             let extra = try await reading(connection, logger)
-            var step = Step(now: now, accounts: accounts)
+            var step = Step(now: now, accounts: accounts, ids: RandomIDs())
             let result = try rules(&step, extra)
             let written = try await Self.write([step], heads: heads, eventRetention: limits.0,
                                                notificationHistory: limits.1, on: connection, logger: logger)
@@ -145,7 +146,7 @@ public struct ClusterExecutor: Sendable {
                 case .store(let change):
                     try await ClusterRows.upsert(additions.contactRows, on: connection, logger: logger)
                     additions.contactRows = []
-                    try await ClusterRows.apply(change, on: connection, logger: logger)
+                    try await ClusterRows.apply(StoreChange(change), on: connection, logger: logger)
                 case .event(let userID, let name, let data):
                     pending[userID, default: []].append((index, name, data))
                 case .notification(let userID, let notification):

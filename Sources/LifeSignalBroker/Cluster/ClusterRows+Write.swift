@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 import PostgresNIO
 
 /// Everything a batch writes after its rules ran, in one statement (one round trip).

@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 import PostgresNIO
 
 /// Reading and writing the rows the rules need, on one connection inside a transaction.

@@ -1,3 +1,4 @@
+import LifeSignalRules
 /// Who a request of a user touches besides them, so that the executor locks exactly those users.
 public enum Involved: Sendable {
     /// Only the user.

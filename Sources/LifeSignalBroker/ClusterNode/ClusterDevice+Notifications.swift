@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 
 extension ClusterDevice {
     /// `notifications.list`, `.read`, `.readAll` and `.delete` (§5), read and changed under the

@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 
 extension ClusterDevice {
     /// Entry point for every request of an authenticated device of the cluster (§3, §5): the same

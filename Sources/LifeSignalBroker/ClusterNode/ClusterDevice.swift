@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 
 /// One authenticated device on a broker of a cluster: where its requests go (§5). Each request
 /// runs against PostgreSQL while the connection's later requests wait, so they run in the order

@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 
 extension UserSession {
     /// The deadline passed without a check-in: the user is non-responsive and every responder

@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 
 extension UserSession {
     /// `contacts.add`: the owner of `qrCode` becomes a contact, both sides at once (§5).

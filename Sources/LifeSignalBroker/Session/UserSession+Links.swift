@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 
 /// The embedded executor of the rules (DESIGN §6): it feeds a `Step` the accounts of the loaded
 /// users a request touches, and turns the step's effects into the request's `Mutation`.
@@ -24,7 +25,8 @@ extension UserSession {
                       _ rules: (inout Step) throws(ProtocolError) -> Result) throws(ProtocolError) -> Result {
         var sessions = [userID: self]
         for id in others { if let other = session(of: id) { sessions[id] = other } }
-        var step = Step(now: mutation.now, accounts: sessions.values.map { $0.onLoop { $0.lendAccount() } })
+        var step = Step(now: mutation.now, accounts: sessions.values.map { $0.onLoop { $0.lendAccount() } },
+                        ids: RandomIDs())
         let result: Result
         do throws(ProtocolError) {
             result = try step.run(rules)
@@ -36,7 +38,8 @@ extension UserSession {
         var usersBefore = step.usersBefore
         for effect in step.effects {
             switch effect {
-            case .store(let change):
+            case .store(let ruleChange):
+                let change = StoreChange(ruleChange)
                 mutation.changes.append(change)
                 Self.followUp(change, usersBefore: &usersBefore, in: sessions)
             case .event(let userID, let name, let data):

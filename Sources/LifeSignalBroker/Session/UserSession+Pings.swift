@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 
 extension UserSession {
     /// `ping.send`: a responder pings one of their dependents (§5).

@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 
 extension UserSession {
     /// `profile.update`: every contact may see the change (a name to all), so all are loaded.

@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 
 extension UserSession {
     /// `checkin`: the deadline moves to now + interval; if the user had been marked

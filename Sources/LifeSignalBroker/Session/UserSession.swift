@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 import LifeSignalUV
 
 /// One loaded user: their documents, devices, event log position and online connections.

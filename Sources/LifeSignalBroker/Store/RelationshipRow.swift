@@ -1,3 +1,4 @@
+import LifeSignalRules
 /// The one stored row of a relationship (schema v7), of which each side's `ContactRecord` is a
 /// view. Its ends are ordered by the bytes of their ids, as SQLite compares them, and its fields
 /// are the low end's view, so both sides' records name the same row and write the same values.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LifeSignalProtocol
+import LifeSignalRules
 
 /// Queries the broker needs; each runs inside the writer's transaction (see `StoreQuery`).
 /// Prepared once on the writer's connection and read by column position (`DirectStatement`):

@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalProtocol
+import LifeSignalRules
 import LifeSignalUV
 
 /// The store alone under the writes `ping.send` makes (both sides of the relationship, three events, one

@@ -2,9 +2,9 @@ import LifeSignalProtocol
 
 /// `notifications.read`, `notifications.delete` and `notifications.readAll` (§5), given the
 /// user's notification as the executor read it (nil: none of theirs has that id).
-enum NotificationRules {
+public enum NotificationRules {
     /// `notification.updated` to the user's devices; nothing if it was read already.
-    static func read(_ notification: Notification?, of userID: String, in step: inout Step) throws(ProtocolError)
+    public static func read(_ notification: Notification?, of userID: String, in step: inout Step) throws(ProtocolError)
         -> JSONObject
     {
         guard var notification else { throw .notFound("no such notification") }
@@ -16,7 +16,7 @@ enum NotificationRules {
     }
 
     /// `notification.deleted` to the user's devices.
-    static func delete(_ notification: Notification?, of userID: String, in step: inout Step) throws(ProtocolError)
+    public static func delete(_ notification: Notification?, of userID: String, in step: inout Step) throws(ProtocolError)
         -> JSONObject
     {
         guard let notification else { throw .notFound("no such notification") }
@@ -26,7 +26,7 @@ enum NotificationRules {
     }
 
     /// Every notification read; `notifications.readAll` to the user's devices when any was unread.
-    static func readAll(unread: Int, of userID: String, in step: inout Step) -> JSONObject {
+    public static func readAll(unread: Int, of userID: String, in step: inout Step) -> JSONObject {
         guard unread > 0 else { return ["count": 0] }
         step.record(.markAllNotificationsRead(userID: userID), telling: userID, EventName.notificationsReadAll,
                     ["count": .int(Int64(unread))])

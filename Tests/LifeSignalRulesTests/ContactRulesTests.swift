@@ -1,11 +1,11 @@
-@testable import LifeSignalBroker
+@testable import LifeSignalRules
 import LifeSignalProtocol
 import Testing
 
 /// §5 contacts.add, contacts.remove, contacts.setRoles as plain functions of two accounts.
 @Suite struct ContactRulesTests {
     @Test func addingLinksBothSidesWithMirroredRolesAndTellsBoth() throws {
-        var step = Step(now: RuleFixtures.now, accounts: [RuleFixtures.account("Alice"), RuleFixtures.account("Bob")])
+        var step = Step(now: RuleFixtures.now, accounts: [RuleFixtures.account("Alice"), RuleFixtures.account("Bob")], ids: SequentialIDs())
         let reply = try ContactRules.add("u_Bob", by: "u_Alice", qrCode: "qr_Bob", isResponder: true,
                                          isDependent: false, maxContacts: 0, in: &step)
         let mine = try #require(step.accounts["u_Alice"]?.contacts["u_Bob"])
@@ -37,7 +37,8 @@ import Testing
             try ContactRules.add("u_Bob", by: "u_Carol", qrCode: "qr_Bob", isResponder: true, isDependent: false,
                                  maxContacts: 1, in: &full)
         }
-        var step = Step(now: RuleFixtures.now, accounts: full.accounts.values.map { $0 } + [RuleFixtures.account("Carol")])
+        var step = Step(now: RuleFixtures.now, accounts: full.accounts.values.map { $0 } + [RuleFixtures.account("Carol")],
+                        ids: SequentialIDs())
         #expect(throws: ProtocolError.limitExceeded("that user already has 1 contacts")) {
             try ContactRules.add("u_Bob", by: "u_Carol", qrCode: "qr_Bob", isResponder: true, isDependent: false,
                                  maxContacts: 1, in: &step)

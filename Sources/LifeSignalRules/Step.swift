@@ -7,6 +7,8 @@ import LifeSignalProtocol
 /// `run` puts back what the rules changed when they throw.
 public struct Step: Sendable {
     public let now: Int64
+    /// Where new ids come from.
+    public let ids: any IDSource
     public private(set) var accounts: [String: Account]
     public private(set) var effects: [RuleEffect] = []
     /// Each user's document before this step first replaced it.
@@ -14,8 +16,9 @@ public struct Step: Sendable {
     /// What each change to a side of a relationship replaced, in order: undone in reverse.
     private var contactsBefore: [(userID: String, contactID: String, record: ContactRecord?)] = []
 
-    public init(now: Int64, accounts: some Sequence<Account>) {
+    public init(now: Int64, accounts: some Sequence<Account>, ids: any IDSource) {
         self.now = now
+        self.ids = ids
         self.accounts = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         // A ping records five effects; grown one by one, the array is allocated four times.
         effects.reserveCapacity(8)
@@ -43,6 +46,9 @@ public struct Step: Sendable {
         defer { accounts = [:] }
         return accounts
     }
+
+    /// A new id for something this step makes.
+    func newID(prefix: String) -> String { ids.newID(prefix: prefix, nowMs: now) }
 
     /// The account of `userID`, which the executor must have given this step.
     public func account(_ userID: String) throws(ProtocolError) -> Account {
@@ -118,7 +124,7 @@ public struct Step: Sendable {
 
     /// A change to what the user has beyond their account (their notifications), stored with the
     /// event that tells their devices.
-    mutating func record(_ change: StoreChange, telling userID: String, _ name: String, _ data: EventData) {
+    mutating func record(_ change: RuleChange, telling userID: String, _ name: String, _ data: EventData) {
         effects.append(.store(change))
         effects.append(.event(userID: userID, name: name, data: data))
     }
@@ -130,7 +136,7 @@ public struct Step: Sendable {
         let name = accounts[contactID]?.user.name ?? ""
         let role = accounts[userID]?.contacts[contactID]?.role ?? ContactRole.none
         let notification = Notification(
-            id: Credentials.newID(prefix: "n"), type: type, title: type.title, message: message, timestamp: now,
+            id: newID(prefix: "n"), type: type, title: type.title, message: message, timestamp: now,
             isRead: false, relatedContactID: contactID, relatedAlertID: alert?.id, relatedPingID: pingID,
             contactData: ContactData(id: contactID, name: name, role: role, action: type.action), alertData: alert)
         effects.append(.notification(userID: userID, notification))

@@ -1,9 +1,9 @@
 import LifeSignalProtocol
 
 /// Check-ins, missed deadlines and alerts (§5, §8). Every responder must be in the step.
-enum SafetyRules {
+public enum SafetyRules {
     /// The deadline moves to now + interval; a user who was non-responsive is all clear again.
-    static func checkIn(by userID: String, in step: inout Step) throws(ProtocolError) -> JSONObject {
+    public static func checkIn(by userID: String, in step: inout Step) throws(ProtocolError) -> JSONObject {
         var user = try step.account(userID).user
         let wasNonResponsive = user.isNonResponsive
         user.lastCheckInAt = step.now
@@ -17,7 +17,7 @@ enum SafetyRules {
 
     /// The deadline passed without a check-in: non-responsive, and every responder is told once.
     /// False (and nothing changed) if the deadline moved or already fired.
-    static func missedCheckIn(of userID: String, deadline: Int64, in step: inout Step) throws(ProtocolError)
+    public static func missedCheckIn(of userID: String, deadline: Int64, in step: inout Step) throws(ProtocolError)
         -> Bool
     {
         var user = try step.account(userID).user
@@ -29,19 +29,19 @@ enum SafetyRules {
     }
 
     /// Starts an alert; while one is active it returns that one and changes nothing.
-    static func triggerAlert(by userID: String, message: String?, in step: inout Step) throws(ProtocolError)
+    public static func triggerAlert(by userID: String, message: String?, in step: inout Step) throws(ProtocolError)
         -> JSONObject
     {
         var user = try step.account(userID).user
         if let active = user.alert { return ["alertId": .string(active.id)] }
-        let alert = AlertInfo(id: Credentials.newID(prefix: "a"), startedAt: step.now, message: message)
+        let alert = AlertInfo(id: step.newID(prefix: "a"), startedAt: step.now, message: message)
         user.alert = alert
         step.replaceUser(user)
         step.notifyResponders(of: userID, .alert, "\(user.name) triggered an emergency alert.", alert: alert)
         return ["alertId": .string(alert.id)]
     }
 
-    static func cancelAlert(by userID: String, in step: inout Step) throws(ProtocolError) -> JSONObject {
+    public static func cancelAlert(by userID: String, in step: inout Step) throws(ProtocolError) -> JSONObject {
         var user = try step.account(userID).user
         guard let alert = user.alert else { throw .notFound("no active alert") }
         user.alert = nil

@@ -1,4 +1,4 @@
-@testable import LifeSignalBroker
+@testable import LifeSignalRules
 import LifeSignalProtocol
 import Testing
 
@@ -63,7 +63,7 @@ import Testing
     }
 
     @Test func aRuleNeedsEveryoneItTouchesInTheStep() {
-        var step = Step(now: RuleFixtures.now, accounts: [RuleFixtures.account("Alice")])
+        var step = Step(now: RuleFixtures.now, accounts: [RuleFixtures.account("Alice")], ids: SequentialIDs())
         #expect(throws: ProtocolError.notFound("no such contact")) {
             try PingRules.send(to: "u_Bob", by: "u_Alice", in: &step)
         }

@@ -1,5 +1,6 @@
-@testable import LifeSignalBroker
+@testable import LifeSignalRules
 import LifeSignalProtocol
+import Synchronization
 
 /// Accounts for rule tests: users by name, linked as the test says. No broker, no store.
 enum RuleFixtures {
@@ -26,8 +27,18 @@ enum RuleFixtures {
     static func aliceWatchesBob(bobCheckedInAt: Int64? = nil) -> Step {
         var (alice, bob) = (account("Alice"), account("Bob", checkedInAt: bobCheckedInAt))
         link(responder: &alice, dependent: &bob)
-        return Step(now: now, accounts: [alice, bob])
+        return Step(now: now, accounts: [alice, bob], ids: SequentialIDs())
     }
+}
+
+/// Ids in the order they are asked for, so that a rule test's ids are known in advance.
+final class SequentialIDs: IDSource {
+    private let issued = Mutex(0)
+
+    func newID(prefix: String, nowMs: Int64) -> String { "\(prefix)_\(take())" }
+    func newQRCode() -> String { "QR\(take())" }
+
+    private func take() -> Int { issued.withLock { $0 += 1; return $0 } }
 }
 
 extension Step {

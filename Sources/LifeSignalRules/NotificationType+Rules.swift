@@ -2,7 +2,7 @@ import LifeSignalProtocol
 
 extension NotificationType {
     /// The fixed title of each type (PROTOCOL §5, §8).
-    var title: String {
+    public var title: String {
         switch self {
         case .added: "Contact Added"
         case .removed: "Contact Removed"
@@ -17,7 +17,7 @@ extension NotificationType {
     }
 
     /// `contactData.action` for a notification of this type (§4).
-    var action: ContactAction {
+    public var action: ContactAction {
         switch self {
         case .added: .added
         case .removed: .removed
@@ -34,7 +34,7 @@ extension NotificationType {
 
 extension ContactRole {
     /// How `role` notifications name a role: "You changed Bob's role to responder and dependent."
-    var phrase: String {
+    public var phrase: String {
         switch self {
         case .both: "responder and dependent"
         case .responder: "responder"

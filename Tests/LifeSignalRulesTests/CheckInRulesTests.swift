@@ -1,4 +1,4 @@
-@testable import LifeSignalBroker
+@testable import LifeSignalRules
 import Testing
 
 /// §5: a new interval counts from the last check-in, or from now where that has passed.

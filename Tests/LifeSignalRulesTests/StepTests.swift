@@ -1,4 +1,4 @@
-@testable import LifeSignalBroker
+@testable import LifeSignalRules
 import LifeSignalProtocol
 import Testing
 

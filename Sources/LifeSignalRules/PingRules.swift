@@ -1,13 +1,13 @@
 import LifeSignalProtocol
 
 /// `ping.send`, `ping.respond` and `ping.clear` (§5): a responder pings a dependent, who answers.
-enum PingRules {
-    static func send(to contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
+public enum PingRules {
+    public static func send(to contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
         -> JSONObject
     {
         var mine = try step.relationship(of: userID, with: contactID).mine
         guard mine.isDependent else { throw notYourDependent }
-        let ping = PendingPing(id: Credentials.newID(prefix: "p"), sentAt: step.now)
+        let ping = PendingPing(id: step.newID(prefix: "p"), sentAt: step.now)
         mine.outgoingPing = ping
         step.saveBothSides(mine)
         let myName = try step.account(userID).user.name
@@ -15,7 +15,7 @@ enum PingRules {
         return ["pingId": .string(ping.id)]
     }
 
-    static func respond(to contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
+    public static func respond(to contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
         -> JSONObject
     {
         var mine = try step.relationship(of: userID, with: contactID).mine
@@ -28,7 +28,7 @@ enum PingRules {
     }
 
     /// The pinger withdraws their pending ping; nobody is notified.
-    static func clear(to contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
+    public static func clear(to contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
         -> JSONObject
     {
         var mine = try step.relationship(of: userID, with: contactID).mine
@@ -38,5 +38,5 @@ enum PingRules {
         return [:]
     }
 
-    static var notYourDependent: ProtocolError { ProtocolError(.forbidden, "that contact is not your dependent") }
+    public static var notYourDependent: ProtocolError { ProtocolError(.forbidden, "that contact is not your dependent") }
 }

@@ -1,9 +1,9 @@
 import LifeSignalProtocol
 
 /// `contacts.add`, `contacts.remove` and `contacts.setRoles` (§5): both sides change together.
-enum ContactRules {
+public enum ContactRules {
     /// `userID` adds `otherID`, the current owner of `qrCode`, with the roles `otherID` has for them.
-    static func add(_ otherID: String, by userID: String, qrCode: String, isResponder: Bool, isDependent: Bool,
+    public static func add(_ otherID: String, by userID: String, qrCode: String, isResponder: Bool, isDependent: Bool,
                     maxContacts: Int, in step: inout Step) throws(ProtocolError) -> JSONObject {
         let me = try step.account(userID)
         // The code may have been rotated since it was looked up: only the current one works.
@@ -26,13 +26,13 @@ enum ContactRules {
     /// At most `maxContacts` contacts per user (§10; 0: no limit), on both sides of a new one: a
     /// profile change, a check-in or an alert involves every contact, so their number is what
     /// such a request costs.
-    static func ensureRoom(for account: Account, maxContacts: Int, whose: String) throws(ProtocolError) {
+    public static func ensureRoom(for account: Account, maxContacts: Int, whose: String) throws(ProtocolError) {
         guard maxContacts > 0, account.contacts.count >= maxContacts else { return }
         throw .limitExceeded("\(whose) \(maxContacts) contacts")
     }
 
     /// Both sides and any pings between them go; both users are told.
-    static func remove(_ contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
+    public static func remove(_ contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
         -> JSONObject
     {
         _ = try step.relationship(of: userID, with: contactID)
@@ -46,7 +46,7 @@ enum ContactRules {
 
     /// The roles `contactID` has for `userID`; the mirrored roles change with them, and a ping
     /// whose sender no longer watches over its recipient is withdrawn.
-    static func setRoles(of contactID: String, by userID: String, isResponder: Bool, isDependent: Bool,
+    public static func setRoles(of contactID: String, by userID: String, isResponder: Bool, isDependent: Bool,
                          in step: inout Step) throws(ProtocolError) -> JSONObject {
         var mine = try step.relationship(of: userID, with: contactID).mine
         guard mine.isResponder != isResponder || mine.isDependent != isDependent else {

@@ -2,9 +2,9 @@ import LifeSignalProtocol
 
 /// `profile.update` and `qr.rotate` (§5). A profile change is shown to every contact whose view
 /// changed, so every contact must be in the step.
-enum ProfileRules {
+public enum ProfileRules {
     /// Every given field is validated before any is applied.
-    static func update(by userID: String, _ request: Request, minCheckInIntervalSec: Int64,
+    public static func update(by userID: String, _ request: Request, minCheckInIntervalSec: Int64,
                        in step: inout Step) throws(ProtocolError) -> JSONObject {
         let current = try step.account(userID).user
         var updated = current
@@ -27,9 +27,9 @@ enum ProfileRules {
     }
 
     /// The old code stops working the moment this commits.
-    static func rotateQRCode(of userID: String, in step: inout Step) throws(ProtocolError) -> JSONObject {
+    public static func rotateQRCode(of userID: String, in step: inout Step) throws(ProtocolError) -> JSONObject {
         var user = try step.account(userID).user
-        user.qrCode = Credentials.newQRCode()
+        user.qrCode = step.ids.newQRCode()
         step.replaceUser(user)
         return ["qrCode": .string(user.qrCode)]
     }

@@ -1,0 +1,32 @@
+import LifeSignalProtocol
+
+/// One thing a rule decided, in the order it decided it. An executor stores every `store` change
+/// in the request's transaction, gives each `event` the user's next seq, and stores, announces
+/// and pushes each `notification`.
+public enum RuleEffect: Sendable {
+    case store(RuleChange)
+    case event(userID: String, name: String, data: EventData)
+    case notification(userID: String, Notification)
+}
+
+/// A durable change the rules make to what a user has: their document, a side of a
+/// relationship, or their notifications. Each store writes it in the request's transaction.
+public enum RuleChange: Sendable, Equatable {
+    /// Rewrites the user's profile, check-in and alert fields (never the credential).
+    case updateUser(User)
+    /// One side of a relationship; a request always writes both sides.
+    case upsertContact(ContactRecord)
+    case deleteContact(userID: String, contactID: String)
+    case setNotificationRead(id: String)
+    case markAllNotificationsRead(userID: String)
+    case deleteNotification(id: String)
+}
+
+/// Where the rules take the ids of new pings, alerts and notifications, and new QR codes, from:
+/// injected, so that a run with a seeded source can be reproduced.
+public protocol IDSource: Sendable {
+    /// A new id `prefix_…`, made at `nowMs`.
+    func newID(prefix: String, nowMs: Int64) -> String
+    /// A new QR code for `contacts.add` (§4), unguessable in production.
+    func newQRCode() -> String
+}
