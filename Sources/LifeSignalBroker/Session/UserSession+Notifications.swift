@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 
 extension UserSession {
     /// `notifications.list`: newest first, `limit` 1–100, `before` an id (exclusive). Pages
@@ -48,58 +49,93 @@ extension UserSession {
         return result
     }
 
-    /// `notifications.read`: `notification.updated` to own devices, none if it was read already.
+    /// `notifications.read` (NotificationRules.read).
     func readNotification(_ request: Request, from connection: ClientConnection) {
-        withNotification(request, from: connection) { session, notification, mutation in
-            guard !notification.isRead else { return [:] }
-            var updated = notification
-            updated.isRead = true
-            session.notifications.markRead(id: updated.id, wasUnread: true)
-            session.rememberOlder(updated)
-            mutation.changes.append(.setNotificationRead(id: updated.id))
-            session.emit(EventName.notificationUpdated, .notification(updated), into: &mutation)
-            return [:]
-        }
-    }
-
-    /// `notifications.delete`: `notification.deleted` to own devices.
-    func deleteNotification(_ request: Request, from connection: ClientConnection) {
-        withNotification(request, from: connection) { session, notification, mutation in
-            session.notifications.remove(id: notification.id, wasUnread: !notification.isRead)
-            session.olderNotifications[notification.id] = .some(nil)
-            mutation.changes.append(.deleteNotification(id: notification.id))
-            session.emit(EventName.notificationDeleted, ["id": .string(notification.id)], into: &mutation)
-            return [:]
-        }
-    }
-
-    /// `notifications.readAll`: every notification read; `notifications.readAll` to own devices.
-    func readAllNotifications(_ mutation: inout Mutation) -> JSONObject {
-        let count = notifications.unreadCount
-        guard count > 0 else { return ["count": 0] }
-        notifications.markAllRead()
-        for (id, known) in olderNotifications {
-            if var notification = known {
-                notification.isRead = true
-                olderNotifications[id] = notification
+        withNotification(request, from: connection) { (session, notification, mutation) throws(ProtocolError) in
+            try session.runNotificationRules(about: notification, &mutation) { (step) throws(ProtocolError) in
+                try NotificationRules.read(notification, of: session.userID, in: &step)
             }
         }
-        readAllCutoff = mutation.now
-        mutation.changes.append(.markAllNotificationsRead(userID: userID))
-        emit(EventName.notificationsReadAll, ["count": .int(Int64(count))], into: &mutation)
-        return ["count": .int(Int64(count))]
+    }
+
+    /// `notifications.delete` (NotificationRules.delete).
+    func deleteNotification(_ request: Request, from connection: ClientConnection) {
+        withNotification(request, from: connection) { (session, notification, mutation) throws(ProtocolError) in
+            try session.runNotificationRules(about: notification, &mutation) { (step) throws(ProtocolError) in
+                try NotificationRules.delete(notification, of: session.userID, in: &step)
+            }
+        }
+    }
+
+    /// `notifications.readAll` (NotificationRules.readAll), over the unread ones of the history.
+    func readAllNotifications(_ mutation: inout Mutation) -> JSONObject {
+        let unread = notifications.unreadCount
+        // readAll never throws: it has nothing to refuse.
+        return (try? runNotificationRules(about: nil, &mutation) { step in
+            NotificationRules.readAll(unread: unread, of: userID, in: &step)
+        }) ?? [:]
+    }
+
+    /// Runs notification rules, which change only what the user has beyond their account, and
+    /// carries out their effects: in the window kept in memory, in the transaction, to the devices.
+    private func runNotificationRules(
+        about notification: Notification?, _ mutation: inout Mutation,
+        _ rules: (inout Step) throws(ProtocolError) -> JSONObject
+    ) throws(ProtocolError) -> JSONObject {
+        var step = Step(now: mutation.now, accounts: [], ids: RandomIDs())
+        let result = try step.run(rules)
+        for effect in step.effects {
+            switch effect {
+            case .store(let change):
+                remember(change, about: notification, now: mutation.now)
+                mutation.changes.append(StoreChange(change))
+            case .event(_, let name, let data):
+                emit(name, data, into: &mutation)
+            case .notification:
+                break  // notification rules make none
+            }
+        }
+        return result
+    }
+
+    /// What the window in memory (and the older notifications read from the store) make of a
+    /// change to the user's notifications.
+    private func remember(_ change: RuleChange, about notification: Notification?, now: Int64) {
+        switch change {
+        case .setNotificationRead(let id):
+            notifications.markRead(id: id, wasUnread: true)
+            if var updated = notification {
+                updated.isRead = true
+                rememberOlder(updated)
+            }
+        case .deleteNotification(let id):
+            notifications.remove(id: id, wasUnread: notification?.isRead == false)
+            olderNotifications[id] = .some(nil)
+        case .markAllNotificationsRead:
+            notifications.markAllRead()
+            for (id, known) in olderNotifications {
+                if var notification = known {
+                    notification.isRead = true
+                    olderNotifications[id] = notification
+                }
+            }
+            readAllCutoff = now
+        case .updateUser, .upsertContact, .deleteContact:
+            break  // not a notification's: the account's changes are carried out with the step's accounts
+        }
     }
 
     private func rememberOlder(_ notification: Notification) {
         if notifications.notification(id: notification.id) == nil { olderNotifications[notification.id] = notification }
     }
 
-    typealias NotificationRules = @Sendable (isolated UserSession, Notification, inout Mutation) -> JSONObject
+    typealias NotificationChange = @Sendable (isolated UserSession, Notification, inout Mutation) throws(ProtocolError)
+        -> JSONObject
 
     /// Runs `rules` on the caller's notification named by `id`, reading it from the store first
     /// when it is older than the window. Someone else's id is `not_found`, like an unknown one.
     private func withNotification(_ request: Request, from connection: ClientConnection,
-                                  _ rules: @escaping NotificationRules) {
+                                  _ rules: @escaping NotificationChange) {
         let id: String
         do throws(ProtocolError) {
             id = try Validate.id(try request.string("id"), field: "id")
@@ -112,7 +148,7 @@ extension UserSession {
                 guard let notification = found, session.notifications.ledger.isVisible(id: notification.id) else {
                     throw .notFound("no such notification")
                 }
-                return rules(session, notification, &mutation)
+                return try rules(session, notification, &mutation)
             }
         }
         if let inWindow = notifications.notification(id: id) { return apply(self, inWindow) }
