@@ -52,8 +52,8 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Other work on the machine skews the figures (2 shared cores, DESIGN §4): note how busy the
-# CPUs were just before (over 1 s of /proc/stat; the load average lags by minutes).
+# Other work on the machine skews the figures (2 shared cores, ARCHITECTURE.md "One process"): note
+# how busy the CPUs were just before (over 1 s of /proc/stat; the load average lags by minutes).
 cpu_jiffies() { awk '/^cpu / { print $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9, $5 + $6 }' /proc/stat; }
 read -r total1 idle1 < <(cpu_jiffies)
 sleep 1

@@ -16,7 +16,7 @@
 -- where the margin covers superuser_reserved_connections (3 by default), psql sessions,
 -- `lsbroker pushes --postgres`, pg_dump and monitoring. Three brokers with the default pool need
 -- 27 plus the margin; PostgreSQL's default of 100 leaves room. Throughput comes from batching
--- (../shared/DESIGN.md §7), not from big pools: raise `pool` only when a measurement says so.
+-- (docs/ARCHITECTURE.md, "The cluster"), not from big pools: raise `pool` only when a measurement says so.
 --
 -- Durability (a safety service: an acknowledged check-in must survive a crash). In
 -- postgresql.conf keep the defaults that make a commit durable before the broker says `ok`:

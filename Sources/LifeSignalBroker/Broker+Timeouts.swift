@@ -3,8 +3,8 @@ import LifeSignalUV
 
 extension Broker {
     /// One timer for every connection's hello timeout and heartbeat (§3), which also lets idle
-    /// connections give back their outbound buffers. A sweep costs a few
-    /// nanoseconds per connection, and a process holds at most ~20,000 of them (DESIGN §4),
+    /// connections give back their outbound buffers. A sweep costs a few nanoseconds per
+    /// connection, and a process holds at most ~20,000 of them (ARCHITECTURE.md, "One process"),
     /// which is far cheaper than a libuv timer per connection re-armed on every frame.
     func startSweeping() {
         guard let timer = try? Timer(loop: loop) else { return }

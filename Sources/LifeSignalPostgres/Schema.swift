@@ -1,8 +1,8 @@
-// The cluster schema (DESIGN §7). PostgreSQL owns each user's seq: a request's transaction takes
-// the head rows of the users it touches (`UPDATE users SET seq = seq + k … RETURNING seq`, in
-// ascending id order), checks the rules against rows read under that lock and inserts the events,
-// notifications and pushes; commit is the durability point. Times are milliseconds since the
-// epoch (bigint), as on the wire.
+// The cluster schema (ARCHITECTURE.md, "The cluster"). PostgreSQL owns each user's seq: a request's
+// transaction takes the head rows of the users it touches (`UPDATE users SET seq = seq + k …
+// RETURNING seq`, in ascending id order), checks the rules against rows read under that lock and
+// inserts the events, notifications and pushes; commit is the durability point. Times are
+// milliseconds since the epoch (bigint), as on the wire.
 extension SchemaMigration {
     public static let all: [SchemaMigration] = [v1]
 

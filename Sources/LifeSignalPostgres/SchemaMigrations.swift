@@ -1,9 +1,10 @@
 import Logging
 import PostgresNIO
 
-/// The cluster schema's versions, applied in order, each in its own transaction. Brokers that
-/// start together on an empty database all migrate: the table lock makes them take turns, and
-/// the later ones find nothing left to do. No advisory locks (DESIGN §7: only standard SQL).
+/// The cluster schema's versions, applied in order, each in its own transaction. Brokers that start
+/// together on an empty database all migrate: the table lock makes them take turns, and the later
+/// ones find nothing left to do. No advisory locks (ARCHITECTURE.md, "The cluster": only standard
+/// SQL).
 public struct SchemaMigration: Sendable {
     public let version: Int
     public let name: String

@@ -5,7 +5,8 @@ import Darwin
 #endif
 
 /// RLIMIT_NOFILE: every socket is one descriptor, so both the broker and the load generator raise
-/// the soft limit to the hard one before they open many (DESIGN §4: 20,000 here, not raisable).
+/// the soft limit to the hard one before they open many (ARCHITECTURE.md, "One process": 20,000
+/// here, not raisable).
 public enum ProcessFileLimit {
     /// Raises the soft limit to the hard limit; returns the limit now in force.
     @discardableResult

@@ -3,7 +3,8 @@ import LifeSignalProtocol
 import Testing
 
 /// `lsclient load` scenarios against the real broker: each sets its devices up, runs, reports and
-/// exits cleanly. No timing is asserted (DESIGN §5): figures belong in docs/BENCHMARKS.md.
+/// exits cleanly. No timing is asserted (ARCHITECTURE.md, "Measured, not asserted"): figures belong
+/// in docs/BENCHMARKS.md.
 @Suite("Load generator smoke test", .serialized)
 struct LoadSmokeTests {
     @Test func keepaliveRunReportsResponsesAndNoErrors() throws {

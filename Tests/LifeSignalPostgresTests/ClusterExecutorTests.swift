@@ -6,8 +6,8 @@ import PostgresNIO
 import LifeSignalFuzzing
 import Testing
 
-/// The cluster executor (DESIGN §7) on a real PostgreSQL: several executors, each with its own
-/// pool as a broker has, run the same rules on the same users.
+/// The cluster executor (ARCHITECTURE.md, "The cluster") on a real PostgreSQL: several executors,
+/// each with its own pool as a broker has, run the same rules on the same users.
 @Suite struct ClusterExecutorTests {
     static let interval: Int64 = 3_600
 

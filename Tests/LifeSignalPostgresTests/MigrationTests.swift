@@ -50,7 +50,8 @@ import Testing
         #expect(ContinuousClock.now - started < .seconds(600))
     }
 
-    /// DESIGN §7: the head row hands out gapless seqs under concurrent writers.
+    /// ARCHITECTURE.md, "The cluster": the head row hands out gapless seqs under concurrent
+    /// writers.
     @Test func theHeadRowGivesGaplessSeqsToConcurrentWriters() async throws {
         try await TestDatabase.withFresh { url in
             let database = try await TestDatabase.open(url)

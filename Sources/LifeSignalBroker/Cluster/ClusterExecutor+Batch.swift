@@ -2,8 +2,8 @@ import LifeSignalProtocol
 import LifeSignalRules
 import PostgresNIO
 
-/// Several requests' steps in one transaction (DESIGN §7, "batch per round trip"): the round
-/// trips of a step (lock, read, write events, commit) are paid once for the batch.
+/// Several requests' steps in one transaction (ARCHITECTURE.md: "The cluster", batch per round
+/// trip): the round trips of a step (lock, read, write events, commit) are paid once for the batch.
 extension ClusterExecutor {
     /// One request's step, waiting to run in a batch.
     public struct BatchedStep: Sendable {

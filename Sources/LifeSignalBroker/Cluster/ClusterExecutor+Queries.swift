@@ -76,7 +76,7 @@ extension ClusterExecutor {
     }
 
     /// The head seq of each of `userIDs` now: what a broker checks its devices against, in case a
-    /// hint was lost (DESIGN §7).
+    /// hint was lost (ARCHITECTURE.md, "The cluster").
     public func heads(of userIDs: [String]) async throws -> [String: Int64] {
         let rows = try await collect("SELECT id, seq FROM users WHERE id = ANY(\(userIDs))") {
             try $0.decode((String, Int64).self)
@@ -108,7 +108,8 @@ extension ClusterExecutor {
         } }
     }
 
-    /// A hint to every broker (DESIGN §7): `payload` names users and their new head seqs.
+    /// A hint to every broker (ARCHITECTURE.md, "The cluster"): `payload` names users and their new
+    /// head seqs.
     public func notify(_ payload: String) async throws {
         try await execute("SELECT pg_notify(\(ClusterHints.channel), \(payload))")
     }

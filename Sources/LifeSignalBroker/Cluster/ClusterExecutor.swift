@@ -11,11 +11,11 @@ public struct CommittedEvent: Sendable, Equatable {
     public let frame: [UInt8]
 }
 
-/// The cluster executor of the rules (DESIGN §6, §7): one PostgreSQL transaction per request,
-/// which locks the head rows of every user it touches in ascending id order, reads their
-/// accounts under that lock, runs the same rules as the embedded executor, and writes their
-/// effects with seqs taken from the head rows. Commit is the durability point; any broker may
-/// run it for any user, and PostgreSQL keeps each user's seq gapless.
+/// The cluster executor of the rules (ARCHITECTURE.md: "Rules are plain functions", "The cluster"):
+/// one PostgreSQL transaction per request, which locks the head rows of every user it touches in
+/// ascending id order, reads their accounts under that lock, runs the same rules as the embedded
+/// executor, and writes their effects with seqs taken from the head rows. Commit is the durability
+/// point; any broker may run it for any user, and PostgreSQL keeps each user's seq gapless.
 public struct ClusterExecutor: Sendable {
     public let database: ClusterDatabase
     let logger: Logger

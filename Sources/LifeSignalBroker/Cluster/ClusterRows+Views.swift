@@ -4,7 +4,8 @@ import PostgresNIO
 
 extension ClusterRows {
     /// Each contact of `account` as they see them, in the order they were added (`contacts.list`
-    /// and snapshots), derived from each contact's own row (§4, DESIGN §6).
+    /// and snapshots), derived from each contact's own row (§4; ARCHITECTURE.md, "Rules are plain
+    /// functions").
     static func contactViews(of account: Account, on connection: PostgresConnection, logger: Logger) async throws
         -> [Contact]
     {

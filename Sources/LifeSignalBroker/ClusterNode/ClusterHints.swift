@@ -1,6 +1,6 @@
-/// The hints brokers send each other after a commit (DESIGN §7): one `pg_notify` per few
-/// milliseconds, outside every write transaction, naming users and their new head seqs. A
-/// hint only says "read the log"; a lost one is made up by the periodic head check.
+/// The hints brokers send each other after a commit (ARCHITECTURE.md, "The cluster"): one
+/// `pg_notify` per few milliseconds, outside every write transaction, naming users and their new
+/// head seqs. A hint only says "read the log"; a lost one is made up by the periodic head check.
 enum ClusterHints {
     static let channel = "lifesignal_events"
     /// NOTIFY payloads must stay under 8,000 bytes.

@@ -3,10 +3,10 @@ import LifeSignalProtocol
 import LifeSignalUV
 import Logging
 
-/// Steps of many requests share transactions (DESIGN §7): a step waits in `queuedSteps` while
-/// a batch is running, and the next batch takes every step then waiting.
-/// At low load a batch is one step and adds no wait; at high load batches grow, and each
-/// step's share of a transaction's round trips shrinks.
+/// Steps of many requests share transactions (ARCHITECTURE.md, "The cluster"): a step waits in
+/// `queuedSteps` while a batch is running, and the next batch takes every step then waiting. At low
+/// load a batch is one step and adds no wait; at high load batches grow, and each step's share of a
+/// transaction's round trips shrinks.
 extension ClusterNode {
     struct QueuedStep {
         let step: ClusterExecutor.BatchedStep

@@ -17,7 +17,8 @@ extension ClusterNode {
         broker?.pushOutbox.deliver(pushes)
     }
 
-    /// Hints leave in one batch per few milliseconds, after the commits they name (DESIGN §7).
+    /// Hints leave in one batch per few milliseconds, after the commits they name (ARCHITECTURE.md,
+    /// "The cluster").
     private func scheduleHints() {
         guard !hintsScheduled, let timer = hintTimer else { return }
         hintsScheduled = true

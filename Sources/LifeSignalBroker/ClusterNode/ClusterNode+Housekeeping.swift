@@ -2,7 +2,7 @@ import LifeSignalProtocol
 import LifeSignalUV
 import Logging
 
-/// What every broker of a cluster does each second (DESIGN §7).
+/// What every broker of a cluster does each second (ARCHITECTURE.md, "The cluster").
 enum HousekeepingTask: Hashable {
     /// Fire the missed check-ins that are due, once across the cluster.
     case deadlines

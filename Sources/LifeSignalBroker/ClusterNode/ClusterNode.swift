@@ -3,9 +3,10 @@ import LifeSignalProtocol
 import LifeSignalUV
 import Logging
 
-/// This broker's part in a cluster (PROTOCOL §11, DESIGN §7): requests run as steps of the
-/// `ClusterExecutor` against PostgreSQL; committed events reach this broker's devices through
-/// their `UserFeed`, and other brokers' devices through hints; every broker fires due deadlines.
+/// This broker's part in a cluster (PROTOCOL §11, ARCHITECTURE.md, "The cluster"): requests run as
+/// steps of the `ClusterExecutor` against PostgreSQL; committed events reach this broker's devices
+/// through their `UserFeed`, and other brokers' devices through hints; every broker fires due
+/// deadlines.
 ///
 /// Loop thread only (owned by the `Broker`, entered from its connections, timers and the
 /// completions `run` brings back to the loop). `@unchecked Sendable` so that those completions,

@@ -1,5 +1,6 @@
-/// Every connection holds one descriptor: the broker raises the soft RLIMIT_NOFILE to the hard
-/// one at start (`ProcessFileLimit`; DESIGN §4: 20,000 here) and derives `maxConnections` from it.
+/// Every connection holds one descriptor: the broker raises the soft RLIMIT_NOFILE to the hard one
+/// at start (`ProcessFileLimit`; ARCHITECTURE.md, "One process": 20,000 here) and derives
+/// `maxConnections` from it.
 public enum OpenFileLimit {
     /// Descriptors kept for everything but connections: the listener, the loop's own, the store
     /// (SQLite's database, WAL and shared memory for the writer and each reader), logs, and the

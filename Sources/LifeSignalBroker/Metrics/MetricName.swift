@@ -44,7 +44,7 @@ public enum MetricName {
     public static let postgresWorkTimeouts = "lifesignal_postgres_work_timeouts_total"
     public static let postgresPoolRenewals = "lifesignal_postgres_pool_renewals_total"
     public static let postgresClosedConnectionsLent = "lifesignal_postgres_closed_connections_lent_total"
-    /// Hints from the other brokers (DESIGN §7).
+    /// Hints from the other brokers (ARCHITECTURE.md, "The cluster").
     public static let notifiesReceived = "lifesignal_postgres_notifies_received_total"
 }
 

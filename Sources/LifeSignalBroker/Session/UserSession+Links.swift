@@ -1,8 +1,9 @@
 import LifeSignalProtocol
 import LifeSignalRules
 
-/// The embedded executor of the rules (DESIGN §6): it feeds a `Step` the accounts of the loaded
-/// users a request touches, and turns the step's effects into the request's `Mutation`.
+/// The embedded executor of the rules (ARCHITECTURE.md, "Rules are plain functions"): it feeds a
+/// `Step` the accounts of the loaded users a request touches, and turns the step's effects into the
+/// request's `Mutation`.
 extension UserSession {
     typealias StepRules = @Sendable (inout Step) throws(ProtocolError) -> JSONObject
 

@@ -4,9 +4,10 @@ import LifeSignalUV
 
 /// One loaded user: their documents, devices, event log position and online connections.
 ///
-/// Runs on the broker's loop (`LoopIsolated`), so frames enter it synchronously with `onLoop`:
-/// no Task and no thread hop per frame (DESIGN §2). Its state is the hot copy of what the store
-/// holds; every change goes through a `Mutation` and is committed before anyone hears of it.
+/// Runs on the broker's loop (`LoopIsolated`), so frames enter it synchronously with `onLoop`: no
+/// Task and no thread hop per frame (ARCHITECTURE.md, "Actors on the loop"). Its state is the hot
+/// copy of what the store holds; every change goes through a `Mutation` and is committed before
+/// anyone hears of it.
 actor UserSession: LoopIsolated {
     nonisolated let loop: EventLoop
     nonisolated let userID: String

@@ -12,7 +12,7 @@ struct FloodLoadCommand: ParsableCommand {
             --concurrency connecting at once; --duration counts from the first connect. A broker \
             closes each one --hello-timeout-ms after it connected (PROTOCOL §3), sending \
             unauthenticated first. Failed connects are counted by reason, not fatal. One process may \
-            hold at most about 20,000 sockets (DESIGN §4): run several for more. --json prints one \
+            hold at most about 20,000 sockets (the open-file limit): run several for more. --json prints one \
             JSON document. Ctrl-C ends the hold early, with a report.
             """)
 

@@ -11,7 +11,7 @@ struct IdleLoadCommand: ParsableCommand {
             report shows both, the growth and the growth per device, and the growth of its \
             anonymous memory (RssAnon: heap, not the code and files the set-up faulted in once) \
             per device in bytes. Without it the report says \
-            they were not measured. One process may hold at most about 20,000 sockets (DESIGN §4): \
+            they were not measured. One process may hold at most about 20,000 sockets (the open-file limit): \
             for more devices run several processes against the same broker, each with its own \
             --device-offset and a --duration long enough to overlap; each reports the broker's RSS \
             when its devices were online and at its end.

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// CPU and memory of this process (getrusage) and of another one (/proc, Linux only), so a
-/// benchmark on a shared machine can report both sides' cost (DESIGN §4).
+/// benchmark on a shared machine can report both sides' cost (ARCHITECTURE.md, "One process").
 enum ProcessUsage {
     static func ownCPU() -> CPUTime {
         var usage = rusage()

@@ -24,7 +24,8 @@ struct ClusterMetricsTests {
         #expect(second.total(MetricName.notificationsWritten) >= 3)
         #expect(second.total(MetricName.postgresPoolSize) >= 1)
         #expect(second.total(MetricName.postgresLeaseWait + "_count") >= 1)
-        // Bob's pings reached Alice on the first broker through a hint (DESIGN §7).
+        // Bob's pings reached Alice on the first broker through a hint (ARCHITECTURE.md, "The
+        // cluster").
         #expect(try eventually {
             PrometheusSamples(parsing: try cluster.brokers[0].operations("/metrics").body)
                 .total(MetricName.notifiesReceived) >= 1

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// Issue 25 item 3: the same seeded workload against one embedded broker and against three
-/// brokers on one PostgreSQL database; every answer, every event and every fresh snapshot must
-/// be the same once ids and times are normalised (DESIGN §9: one engine, one behaviour).
+/// Issue 25 item 3: the same seeded workload against one embedded broker and against three brokers
+/// on one PostgreSQL database; every answer, every event and every fresh snapshot must be the same
+/// once ids and times are normalised (ARCHITECTURE.md, "One engine": one behaviour).
 ///
 /// Runs in the cluster pass (LIFESIGNAL_TEST_POSTGRES set). By hand, one seed longer:
 ///   LIFESIGNAL_DIFF_SEED=7 LIFESIGNAL_DIFF_STEPS=1000 swift test --filter EngineDifferentialTests
