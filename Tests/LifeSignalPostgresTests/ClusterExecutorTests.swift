@@ -144,7 +144,7 @@ import Testing
                 }
             default:
                 _ = try await broker.perform(as: me, involving: .allContacts, now: now) { step throws(ProtocolError) in
-                    try ProfileRules.update(by: me, Request(op: Op.profileUpdate, fields: ["name": .string("N\(now)")]),
+                    try ProfileRules.update(by: me, ProfileUpdate(name: "N\(now)"),
                                             minCheckInIntervalSec: 60, in: &step)
                 }
             }

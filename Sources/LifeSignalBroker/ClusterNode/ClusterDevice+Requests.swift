@@ -15,59 +15,85 @@ extension ClusterDevice {
     private func handle(_ request: Request, from connection: ClientConnection) throws(ProtocolError) {
         guard !connection.answerSessionRequest(request) else { return }
         let minimumInterval = node.configuration.minCheckInIntervalSec
-        switch request.op {
-        case Op.profileUpdate:
+        switch try DeviceCommand(request) {
+        case .profileUpdate(let change):
             step(request, on: connection, involving: .allContacts) { (step, userID) throws(ProtocolError) in
-                try ProfileRules.update(by: userID, request, minCheckInIntervalSec: minimumInterval, in: &step)
+                try ProfileRules.update(by: userID, change, minCheckInIntervalSec: minimumInterval, in: &step)
             }
-        case Op.qrRotate:
+        case .qrRotate:
             step(request, on: connection) { (step, userID) throws(ProtocolError) in
                 try ProfileRules.rotateQRCode(of: userID, in: &step)
             }
-        case Op.deviceRegister, Op.deviceUnregister, Op.devicesList:
-            try handleDevice(request, from: connection)
-        case Op.contactsAdd:
-            try addContact(request, from: connection)
-        case Op.contactsList:
+        case .deviceRegister(let token, let platform):
+            registerPushToken(token, platform: platform, request, from: connection)
+        case .deviceUnregister:
+            unregisterPushToken(request, from: connection)
+        case .devicesList:
+            listDevices(request, from: connection)
+        case .contactsAdd(let qrCode, let isResponder, let isDependent):
+            addContact(qrCode: qrCode, isResponder: isResponder, isDependent: isDependent, request, from: connection)
+        case .contactsList:
             let userID = self.userID
             answer(request, on: connection, { try await $0.contactViews(of: userID) }, finish: { contacts in
                 .fields(["contacts": .array(contacts.map(\.json))])
             })
-        case Op.contactsRemove, Op.contactsSetRoles, Op.pingSend, Op.pingRespond, Op.pingClear:
-            try handleContact(request, from: connection)
-        case Op.checkIn:
+        case .contactsRemove(let contactID):
+            withContact(contactID, request, from: connection) { (step, userID) throws(ProtocolError) in
+                try ContactRules.remove(contactID, by: userID, in: &step)
+            }
+        case .contactsSetRoles(let contactID, let isResponder, let isDependent):
+            withContact(contactID, request, from: connection) { (step, userID) throws(ProtocolError) in
+                try ContactRules.setRoles(of: contactID, by: userID, isResponder: isResponder,
+                                          isDependent: isDependent, in: &step)
+            }
+        case .pingSend(let contactID):
+            withContact(contactID, request, from: connection) { (step, userID) throws(ProtocolError) in
+                try PingRules.send(to: contactID, by: userID, in: &step)
+            }
+        case .pingRespond(let contactID):
+            withContact(contactID, request, from: connection) { (step, userID) throws(ProtocolError) in
+                try PingRules.respond(to: contactID, by: userID, in: &step)
+            }
+        case .pingClear(let contactID):
+            withContact(contactID, request, from: connection) { (step, userID) throws(ProtocolError) in
+                try PingRules.clear(to: contactID, by: userID, in: &step)
+            }
+        case .checkIn:
             step(request, on: connection, involving: .responders) { (step, userID) throws(ProtocolError) in
                 try SafetyRules.checkIn(by: userID, in: &step)
             }
-        case Op.alertTrigger:
-            let message = try request.optionalString("message").map { (text) throws(ProtocolError) in
-                try Validate.message(text)
-            }
+        case .alertTrigger(let message):
             step(request, on: connection, involving: .responders) { (step, userID) throws(ProtocolError) in
                 try SafetyRules.triggerAlert(by: userID, message: message, in: &step)
             }
-        case Op.alertCancel:
+        case .alertCancel:
             step(request, on: connection, involving: .responders) { (step, userID) throws(ProtocolError) in
                 try SafetyRules.cancelAlert(by: userID, in: &step)
             }
-        case Op.notificationsList, Op.notificationsRead, Op.notificationsReadAll, Op.notificationsDelete:
-            try handleNotification(request, from: connection)
-        default:
-            throw ProtocolError(.unknownOp, "unknown op '\(request.op)'")
+        case .notificationsList(let before, let limit):
+            listNotifications(before: before, limit: limit, request, from: connection)
+        case .notificationsRead(let id):
+            changeNotification(id, request, from: connection) { (notification, userID, step) throws(ProtocolError) in
+                try NotificationRules.read(notification, of: userID, in: &step)
+            }
+        case .notificationsReadAll:
+            readAllNotifications(request, from: connection)
+        case .notificationsDelete(let id):
+            changeNotification(id, request, from: connection) { (notification, userID, step) throws(ProtocolError) in
+                try NotificationRules.delete(notification, of: userID, in: &step)
+            }
         }
     }
 
     /// `contacts.add`: the owner of the QR code, looked up first, becomes a contact (§5); unknown
     /// codes count against the user's `failedAddsPerMinute` (§10).
-    private func addContact(_ request: Request, from connection: ClientConnection) throws(ProtocolError) {
-        let qrCode = try Validate.id(try request.string("qrCode"), field: "qrCode")
-        let isResponder = try request.bool("isResponder")
-        let isDependent = try request.bool("isDependent")
+    private func addContact(qrCode: String, isResponder: Bool, isDependent: Bool, _ request: Request,
+                            from connection: ClientConnection) {
         let (userID, maxContacts) = (self.userID, node.configuration.maxContacts)
         guard let broker = node.broker else { return }
         let nowMs = node.loop.cachedNowMs
         guard broker.onLoop({ $0.failedAdds.hasToken(userID, nowMs: nowMs) }) else {
-            throw ProtocolError(.rateLimited, "too many contacts.add with unknown QR codes")
+            return refuse(request, on: connection, ProtocolError(.rateLimited, "too many contacts.add with unknown QR codes"))
         }
         answer(request, on: connection, { executor -> ClusterExecutor.Commit<JSONObject>? in
             guard let otherID = try await executor.userID(forQRCode: qrCode) else { return nil }
@@ -86,27 +112,9 @@ extension ClusterDevice {
         })
     }
 
-    /// The requests that name an existing contact in `contactId`: both sides change in one step.
-    private func handleContact(_ request: Request, from connection: ClientConnection) throws(ProtocolError) {
-        let contactID = try Validate.id(try request.string("contactId"), field: "contactId")
-        let rules: @Sendable (inout Step, String) throws(ProtocolError) -> JSONObject
-        switch request.op {
-        case Op.contactsRemove:
-            rules = { (step, userID) throws(ProtocolError) in try ContactRules.remove(contactID, by: userID, in: &step) }
-        case Op.contactsSetRoles:
-            let isResponder = try request.bool("isResponder")
-            let isDependent = try request.bool("isDependent")
-            rules = { (step, userID) throws(ProtocolError) in
-                try ContactRules.setRoles(of: contactID, by: userID, isResponder: isResponder,
-                                          isDependent: isDependent, in: &step)
-            }
-        case Op.pingSend:
-            rules = { (step, userID) throws(ProtocolError) in try PingRules.send(to: contactID, by: userID, in: &step) }
-        case Op.pingRespond:
-            rules = { (step, userID) throws(ProtocolError) in try PingRules.respond(to: contactID, by: userID, in: &step) }
-        default:
-            rules = { (step, userID) throws(ProtocolError) in try PingRules.clear(to: contactID, by: userID, in: &step) }
-        }
+    /// Runs `rules` for a request naming an existing contact: both sides change in one step.
+    private func withContact(_ contactID: String, _ request: Request, from connection: ClientConnection,
+                             _ rules: @escaping @Sendable (inout Step, String) throws(ProtocolError) -> JSONObject) {
         step(request, on: connection, involving: .named([contactID]), rules)
     }
 }

@@ -3,16 +3,11 @@ import LifeSignalRules
 
 extension UserSession {
     /// `contacts.add`: the owner of `qrCode` becomes a contact, both sides at once (§5).
-    func addContact(_ request: Request, from connection: ClientConnection) {
+    func addContact(qrCode: String, isResponder: Bool, isDependent: Bool, _ request: Request,
+                    from connection: ClientConnection) {
         guard !refuseIfTooManyFailedAdds(request, from: connection) else { return }
-        let qrCode: String
-        let isResponder: Bool
-        let isDependent: Bool
         let maxContacts = configuration.maxContacts
         do throws(ProtocolError) {
-            qrCode = try Validate.id(try request.string("qrCode"), field: "qrCode")
-            isResponder = try request.bool("isResponder")
-            isDependent = try request.bool("isDependent")
             guard qrCode != user.qrCode else { throw .badRequest("that is your own QR code") }
             try ContactRules.ensureRoom(for: account, maxContacts: maxContacts, whose: "you already have")
         } catch {
@@ -32,23 +27,16 @@ extension UserSession {
     }
 
     /// `contacts.remove`: both sides and any pings between them go (§5).
-    func removeContact(_ request: Request, from connection: ClientConnection) {
-        withContact(request, from: connection) { (step, userID, contactID) throws(ProtocolError) in
+    func removeContact(_ contactID: String, _ request: Request, from connection: ClientConnection) {
+        withContact(contactID, request, from: connection) { (step, userID, contactID) throws(ProtocolError) in
             try ContactRules.remove(contactID, by: userID, in: &step)
         }
     }
 
     /// `contacts.setRoles`: both sides change together (§5).
-    func setContactRoles(_ request: Request, from connection: ClientConnection) {
-        let isResponder: Bool
-        let isDependent: Bool
-        do throws(ProtocolError) {
-            isResponder = try request.bool("isResponder")
-            isDependent = try request.bool("isDependent")
-        } catch {
-            return connection.respond(error: error, rid: request.rid)
-        }
-        withContact(request, from: connection) { (step, userID, contactID) throws(ProtocolError) in
+    func setRoles(of contactID: String, isResponder: Bool, isDependent: Bool, _ request: Request,
+                  from connection: ClientConnection) {
+        withContact(contactID, request, from: connection) { (step, userID, contactID) throws(ProtocolError) in
             try ContactRules.setRoles(of: contactID, by: userID, isResponder: isResponder, isDependent: isDependent,
                                       in: &step)
         }
@@ -66,14 +54,11 @@ extension UserSession {
     typealias ContactStepRules = @Sendable (inout Step, _ userID: String, _ contactID: String) throws(ProtocolError)
         -> JSONObject
 
-    /// Runs `rules` for a request naming an existing contact in `contactId`, with that contact loaded.
-    func withContact(_ request: Request, from connection: ClientConnection, _ rules: @escaping ContactStepRules) {
-        let contactID: String
-        do throws(ProtocolError) {
-            contactID = try Validate.id(try request.string("contactId"), field: "contactId")
-            guard contacts[contactID] != nil else { throw .notFound("no such contact") }
-        } catch {
-            return connection.respond(error: error, rid: request.rid)
+    /// Runs `rules` for a request naming an existing contact, with that contact loaded.
+    func withContact(_ contactID: String, _ request: Request, from connection: ClientConnection,
+                     _ rules: @escaping ContactStepRules) {
+        guard contacts[contactID] != nil else {
+            return connection.respond(error: .notFound("no such contact"), rid: request.rid)
         }
         let userID = self.userID
         run(request, from: connection, involving: [contactID]) { (step) throws(ProtocolError) in

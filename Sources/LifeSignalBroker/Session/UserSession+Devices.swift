@@ -3,13 +3,8 @@ import LifeSignalProtocol
 extension UserSession {
     /// `device.register`: the push token of this (user, device). A token is one phone's
     /// address, so if another device held it, it moves here (§5).
-    func registerPushToken(_ request: Request, device connection: ClientConnection, _ mutation: inout Mutation)
-        throws(ProtocolError) -> JSONObject
-    {
-        let token = try Validate.pushToken(try request.string("token"))
-        let platform = try request.optionalString("platform").map { (value) throws(ProtocolError) in
-            try Validate.platform(value)
-        }
+    func registerPushToken(_ token: String, platform: String?, device connection: ClientConnection,
+                           _ mutation: inout Mutation) throws(ProtocolError) -> JSONObject {
         guard let deviceID = connection.activeDeviceID, var record = devices[deviceID] else {
             throw ProtocolError(.internal, "device is not attached")
         }

@@ -4,21 +4,8 @@ import LifeSignalRules
 extension UserSession {
     /// `notifications.list`: newest first, `limit` 1–100, `before` an id (exclusive). Pages
     /// inside the in-memory window are answered at once; older ones come from the store.
-    func listNotifications(_ request: Request, from connection: ClientConnection) {
-        let limit: Int
-        let beforeID: String?
-        do throws(ProtocolError) {
-            let asked = try request.optionalInt("limit") ?? Int64(Validate.notificationPage)
-            guard (1...Int64(Validate.notificationPage)).contains(asked) else {
-                throw .badRequest("field 'limit' must be 1…\(Validate.notificationPage)")
-            }
-            limit = Int(asked)
-            beforeID = try request.optionalString("before").map { (id) throws(ProtocolError) in
-                try Validate.id(id, field: "before")
-            }
-        } catch {
-            return connection.respond(error: error, rid: request.rid)
-        }
+    func listNotifications(before beforeID: String?, limit: Int, _ request: Request,
+                           from connection: ClientConnection) {
         // Past the history (§10), though not pruned yet: gone, as on a cluster.
         if let beforeID, !notifications.ledger.isVisible(id: beforeID) {
             return connection.respond(error: .notFound("no such notification"), rid: request.rid)
@@ -50,8 +37,8 @@ extension UserSession {
     }
 
     /// `notifications.read` (NotificationRules.read).
-    func readNotification(_ request: Request, from connection: ClientConnection) {
-        withNotification(request, from: connection) { (session, notification, mutation) throws(ProtocolError) in
+    func readNotification(_ id: String, _ request: Request, from connection: ClientConnection) {
+        withNotification(id, request, from: connection) { (session, notification, mutation) throws(ProtocolError) in
             try session.runNotificationRules(about: notification, &mutation) { (step) throws(ProtocolError) in
                 try NotificationRules.read(notification, of: session.userID, in: &step)
             }
@@ -59,8 +46,8 @@ extension UserSession {
     }
 
     /// `notifications.delete` (NotificationRules.delete).
-    func deleteNotification(_ request: Request, from connection: ClientConnection) {
-        withNotification(request, from: connection) { (session, notification, mutation) throws(ProtocolError) in
+    func deleteNotification(_ id: String, _ request: Request, from connection: ClientConnection) {
+        withNotification(id, request, from: connection) { (session, notification, mutation) throws(ProtocolError) in
             try session.runNotificationRules(about: notification, &mutation) { (step) throws(ProtocolError) in
                 try NotificationRules.delete(notification, of: session.userID, in: &step)
             }
@@ -132,16 +119,10 @@ extension UserSession {
     typealias NotificationChange = @Sendable (isolated UserSession, Notification, inout Mutation) throws(ProtocolError)
         -> JSONObject
 
-    /// Runs `rules` on the caller's notification named by `id`, reading it from the store first
+    /// Runs `rules` on the caller's notification `id`, reading it from the store first
     /// when it is older than the window. Someone else's id is `not_found`, like an unknown one.
-    private func withNotification(_ request: Request, from connection: ClientConnection,
+    private func withNotification(_ id: String, _ request: Request, from connection: ClientConnection,
                                   _ rules: @escaping NotificationChange) {
-        let id: String
-        do throws(ProtocolError) {
-            id = try Validate.id(try request.string("id"), field: "id")
-        } catch {
-            return connection.respond(error: error, rid: request.rid)
-        }
         let apply: @Sendable (isolated UserSession, Notification?) -> Void = { session, found in
             session.perform(request, from: connection) { (mutation) throws(ProtocolError) in
                 // Pruned meanwhile (a read from the store may predate it), or past the history: gone.

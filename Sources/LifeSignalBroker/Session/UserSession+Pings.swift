@@ -3,26 +3,26 @@ import LifeSignalRules
 
 extension UserSession {
     /// `ping.send`: a responder pings one of their dependents (§5).
-    func sendPing(_ request: Request, from connection: ClientConnection) {
-        if let contactID = try? request.string("contactId"), let record = contacts[contactID], !record.isDependent {
+    func sendPing(to contactID: String, _ request: Request, from connection: ClientConnection) {
+        if let record = contacts[contactID], !record.isDependent {
             // Refused before loading anyone: the rule needs only this user's side.
             return connection.respond(error: PingRules.notYourDependent, rid: request.rid)
         }
-        withContact(request, from: connection) { (step, userID, contactID) throws(ProtocolError) in
+        withContact(contactID, request, from: connection) { (step, userID, contactID) throws(ProtocolError) in
             try PingRules.send(to: contactID, by: userID, in: &step)
         }
     }
 
     /// `ping.respond`: the dependent answers a pending ping; the pinger is told (§5).
-    func respondToPing(_ request: Request, from connection: ClientConnection) {
-        withContact(request, from: connection) { (step, userID, contactID) throws(ProtocolError) in
+    func respondToPing(from contactID: String, _ request: Request, from connection: ClientConnection) {
+        withContact(contactID, request, from: connection) { (step, userID, contactID) throws(ProtocolError) in
             try PingRules.respond(to: contactID, by: userID, in: &step)
         }
     }
 
     /// `ping.clear`: the pinger withdraws their pending ping; nobody is notified (§5).
-    func clearPing(_ request: Request, from connection: ClientConnection) {
-        withContact(request, from: connection) { (step, userID, contactID) throws(ProtocolError) in
+    func clearPing(to contactID: String, _ request: Request, from connection: ClientConnection) {
+        withContact(contactID, request, from: connection) { (step, userID, contactID) throws(ProtocolError) in
             try PingRules.clear(to: contactID, by: userID, in: &step)
         }
     }

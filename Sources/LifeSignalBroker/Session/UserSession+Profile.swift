@@ -3,10 +3,10 @@ import LifeSignalRules
 
 extension UserSession {
     /// `profile.update`: every contact may see the change (a name to all), so all are loaded.
-    func updateProfile(_ request: Request, from connection: ClientConnection) {
+    func updateProfile(_ change: ProfileUpdate, _ request: Request, from connection: ClientConnection) {
         let (userID, minimum) = (self.userID, configuration.minCheckInIntervalSec)
         run(request, from: connection, involving: Set(contacts.keys)) { (step) throws(ProtocolError) in
-            try ProfileRules.update(by: userID, request, minCheckInIntervalSec: minimum, in: &step)
+            try ProfileRules.update(by: userID, change, minCheckInIntervalSec: minimum, in: &step)
         }
     }
 

@@ -13,15 +13,7 @@ extension UserSession {
 
     /// `alert.trigger`: starts an alert and tells every responder; while one is active it
     /// returns that one and changes nothing (§5).
-    func triggerAlert(_ request: Request, from connection: ClientConnection) {
-        let message: String?
-        do throws(ProtocolError) {
-            message = try request.optionalString("message").map { (text) throws(ProtocolError) in
-                try Validate.message(text)
-            }
-        } catch {
-            return connection.respond(error: error, rid: request.rid)
-        }
+    func triggerAlert(message: String?, _ request: Request, from connection: ClientConnection) {
         if let active = user.alert { return connection.respond(rid: request.rid, ["alertId": .string(active.id)]) }
         let userID = self.userID
         run(request, from: connection, involving: responderIDs) { (step) throws(ProtocolError) in

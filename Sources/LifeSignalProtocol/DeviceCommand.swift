@@ -1,0 +1,137 @@
+/// What an authenticated device asks for (PROTOCOL §5), its fields read and validated: every
+/// executor dispatches on this, so that each op's fields are read, and refused, in one place.
+/// `keepalive`, `bye` and a second `hello` (§3) are the connection's, not a command.
+public enum DeviceCommand: Sendable, Equatable {
+    case profileUpdate(ProfileUpdate)
+    case qrRotate
+    case deviceRegister(token: String, platform: String?)
+    case deviceUnregister
+    case devicesList
+    case contactsAdd(qrCode: String, isResponder: Bool, isDependent: Bool)
+    case contactsRemove(contactID: String)
+    case contactsSetRoles(contactID: String, isResponder: Bool, isDependent: Bool)
+    case contactsList
+    case pingSend(contactID: String)
+    case pingRespond(contactID: String)
+    case pingClear(contactID: String)
+    case checkIn
+    case alertTrigger(message: String?)
+    case alertCancel
+    case notificationsList(before: String?, limit: Int)
+    case notificationsRead(id: String)
+    case notificationsReadAll
+    case notificationsDelete(id: String)
+
+    /// Reads `request`: `unknown_op` for an op that is not a device's, `bad_request` for a
+    /// missing, mistyped or invalid field.
+    public init(_ request: Request) throws(ProtocolError) {
+        switch request.op {
+        case Op.profileUpdate: self = .profileUpdate(try ProfileUpdate(request))
+        case Op.qrRotate: self = .qrRotate
+        case Op.deviceRegister:
+            self = .deviceRegister(
+                token: try Validate.pushToken(try request.string("token")),
+                platform: try request.optionalString("platform").map { (value) throws(ProtocolError) in
+                    try Validate.platform(value)
+                })
+        case Op.deviceUnregister: self = .deviceUnregister
+        case Op.devicesList: self = .devicesList
+        case Op.contactsAdd:
+            self = .contactsAdd(qrCode: try Validate.id(try request.string("qrCode"), field: "qrCode"),
+                                isResponder: try request.bool("isResponder"), isDependent: try request.bool("isDependent"))
+        case Op.contactsRemove: self = .contactsRemove(contactID: try Self.contactID(request))
+        case Op.contactsSetRoles:
+            // The roles first: the order in which a request with several bad fields is refused.
+            let (isResponder, isDependent) = (try request.bool("isResponder"), try request.bool("isDependent"))
+            self = .contactsSetRoles(contactID: try Self.contactID(request), isResponder: isResponder,
+                                     isDependent: isDependent)
+        case Op.contactsList: self = .contactsList
+        case Op.pingSend: self = .pingSend(contactID: try Self.contactID(request))
+        case Op.pingRespond: self = .pingRespond(contactID: try Self.contactID(request))
+        case Op.pingClear: self = .pingClear(contactID: try Self.contactID(request))
+        case Op.checkIn: self = .checkIn
+        case Op.alertTrigger:
+            self = .alertTrigger(message: try request.optionalString("message").map { (text) throws(ProtocolError) in
+                try Validate.message(text)
+            })
+        case Op.alertCancel: self = .alertCancel
+        case Op.notificationsList:
+            let limit = try request.optionalInt("limit") ?? Int64(Validate.notificationPage)
+            guard (1...Int64(Validate.notificationPage)).contains(limit) else {
+                throw .badRequest("field 'limit' must be 1…\(Validate.notificationPage)")
+            }
+            let before = try request.optionalString("before").map { (id) throws(ProtocolError) in
+                try Validate.id(id, field: "before")
+            }
+            self = .notificationsList(before: before, limit: Int(limit))
+        case Op.notificationsRead: self = .notificationsRead(id: try Self.notificationID(request))
+        case Op.notificationsReadAll: self = .notificationsReadAll
+        case Op.notificationsDelete: self = .notificationsDelete(id: try Self.notificationID(request))
+        default: throw ProtocolError(.unknownOp, "unknown op '\(request.op)'")
+        }
+    }
+
+    private static func contactID(_ request: Request) throws(ProtocolError) -> String {
+        try Validate.id(try request.string("contactId"), field: "contactId")
+    }
+
+    private static func notificationID(_ request: Request) throws(ProtocolError) -> String {
+        try Validate.id(try request.string("id"), field: "id")
+    }
+}
+
+/// The fields a `profile.update` gives (§5), each validated; a field left out stays as it is.
+public struct ProfileUpdate: Sendable, Equatable {
+    public var name: String?
+    /// `.some(nil)`: the phone number is removed.
+    public var phone: String??
+    /// Checked against the broker's minimum by the rule, which knows it.
+    public var checkInIntervalSec: Int64?
+    public var push: Bool?
+    public var mutedTypes: [NotificationType]?
+
+    public init(name: String? = nil, phone: String?? = nil, checkInIntervalSec: Int64? = nil, push: Bool? = nil,
+                mutedTypes: [NotificationType]? = nil) {
+        self.name = name
+        self.phone = phone
+        self.checkInIntervalSec = checkInIntervalSec
+        self.push = push
+        self.mutedTypes = mutedTypes
+    }
+
+    init(_ request: Request) throws(ProtocolError) {
+        if let name = try request.optionalString("name") { self.name = try Validate.name(name) }
+        if request.has("phone") {
+            phone = .some(try request.optionalString("phone").map { (phone) throws(ProtocolError) in
+                try Validate.phone(phone)
+            })
+        }
+        checkInIntervalSec = try request.optionalInt("checkInIntervalSec")
+        guard let preferences = try request.optionalObject("preferences") else { return }
+        if let value = preferences["push"] {
+            guard let push = value.boolValue else { throw .badRequest("field 'preferences.push' must be a boolean") }
+            self.push = push
+        }
+        if let muted = preferences["mutedTypes"] {
+            guard let items = muted.arrayValue else {
+                throw .badRequest("field 'preferences.mutedTypes' must be an array of notification types")
+            }
+            var types: [NotificationType] = []
+            for item in items {
+                guard let type = item.stringValue.flatMap(NotificationType.init(rawValue:)) else {
+                    throw .badRequest("field 'preferences.mutedTypes' has an unknown notification type")
+                }
+                if !types.contains(type) { types.append(type) }
+            }
+            mutedTypes = types
+        }
+    }
+
+    /// `preferences` with the changes this update gives.
+    public func applied(to preferences: Preferences) -> Preferences {
+        var result = preferences
+        if let push { result.push = push }
+        if let mutedTypes { result.mutedTypes = mutedTypes }
+        return result
+    }
+}
