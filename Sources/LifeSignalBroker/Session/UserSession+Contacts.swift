@@ -7,12 +7,6 @@ extension UserSession {
                     from connection: ClientConnection) {
         guard !refuseIfTooManyFailedAdds(request, from: connection) else { return }
         let maxContacts = configuration.maxContacts
-        do throws(ProtocolError) {
-            guard qrCode != user.qrCode else { throw .badRequest("that is your own QR code") }
-            try ContactRules.ensureRoom(for: account, maxContacts: maxContacts, whose: "you already have")
-        } catch {
-            return connection.respond(error: error, rid: request.rid)
-        }
         afterQuery(.userIDForQRCode(qrCode), for: request, from: connection) { session, answer in
             guard case .userID(let otherID?) = answer else {
                 session.recordFailedAdd()

@@ -4,10 +4,6 @@ import LifeSignalRules
 extension UserSession {
     /// `ping.send`: a responder pings one of their dependents (§5).
     func sendPing(to contactID: String, _ request: Request, from connection: ClientConnection) {
-        if let record = contacts[contactID], !record.isDependent {
-            // Refused before loading anyone: the rule needs only this user's side.
-            return connection.respond(error: PingRules.notYourDependent, rid: request.rid)
-        }
         withContact(contactID, request, from: connection) { (step, userID, contactID) throws(ProtocolError) in
             try PingRules.send(to: contactID, by: userID, in: &step)
         }

@@ -14,7 +14,6 @@ extension UserSession {
     /// `alert.trigger`: starts an alert and tells every responder; while one is active it
     /// returns that one and changes nothing (§5).
     func triggerAlert(message: String?, _ request: Request, from connection: ClientConnection) {
-        if let active = user.alert { return connection.respond(rid: request.rid, ["alertId": .string(active.id)]) }
         let userID = self.userID
         run(request, from: connection, involving: responderIDs) { (step) throws(ProtocolError) in
             try SafetyRules.triggerAlert(by: userID, message: message, in: &step)
@@ -23,9 +22,6 @@ extension UserSession {
 
     /// `alert.cancel`: ends the active alert and tells every responder (§5).
     func cancelAlert(_ request: Request, from connection: ClientConnection) {
-        guard user.alert != nil else {
-            return connection.respond(error: .notFound("no active alert"), rid: request.rid)
-        }
         let userID = self.userID
         run(request, from: connection, involving: responderIDs) { (step) throws(ProtocolError) in
             try SafetyRules.cancelAlert(by: userID, in: &step)
