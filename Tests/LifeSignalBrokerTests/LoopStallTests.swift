@@ -18,23 +18,14 @@ struct LoopStallTests {
     @Test func aRequestSentWhileTheLoopWasStalledIsAnsweredNotTimedOutForWantOfHello() async throws {
         let broker = try InProcessBroker { $0.helloTimeoutMs = 200 }
         defer { broker.stop() }
-        for _ in 0..<Self.attempts {
+        // A keepalive before hello is answered at once, and the connection stays open.
+        let answer = try await keepaliveAnswer(duringAStallOf: broker, withinMs: 200, of: \.openedAtMs) {
             let device = try BlockingSocket(port: broker.port)
             #expect(await poll { await broker.broker.connectionCount() == 1 })
-            var rid: Int64 = 0
-            // A keepalive before hello is answered at once, and the connection stays open.
-            let counted = stall(broker, forSeconds: 0.8, withinMs: 200, of: \.openedAtMs) {
-                rid = device.send(Op.keepalive)
-            }
-            if counted {
-                let answer = device.answer(to: rid)
-                #expect(answer == .error(rid: rid, ProtocolError(.unauthenticated, "say hello first")))
-                return
-            }
-            device.hangUp()
-            #expect(await poll { await broker.broker.connectionCount() == 0 })
+            return device
         }
-        Issue.record("no stall began within the hello timeout in \(Self.attempts) attempts")
+        guard let (rid, answer) = answer else { return }
+        #expect(answer == .error(rid: rid, ProtocolError(.unauthenticated, "say hello first")))
     }
 
     @Test func aKeepaliveSentWhileTheLoopWasStalledKeepsTheDeviceConnected() async throws {
@@ -49,29 +40,19 @@ struct LoopStallTests {
         }
         registration.hangUp()
         #expect(await poll { await broker.broker.connectionCount() == 0 })
-        for _ in 0..<Self.attempts {
+        // The silence limit is 2 × heartbeat.
+        let answer = try await keepaliveAnswer(duringAStallOf: broker, withinMs: 200, of: \.lastHeardMs) {
             let device = try BlockingSocket(port: broker.port)
             let hello = device.send(Op.hello, ["version": 1, "user": .string(user), "token": .string(token), "device": "phone"])
-            guard case .ok = try #require(device.answer(to: hello)) else {
-                Issue.record("hello failed")
-                return
-            }
-            var rid: Int64 = 0
-            // The silence limit is 2 × heartbeat.
-            let counted = stall(broker, forSeconds: 0.8, withinMs: 200, of: \.lastHeardMs) {
-                rid = device.send(Op.keepalive)
-            }
-            if counted {
-                guard case .ok = try #require(device.answer(to: rid)) else {
-                    Issue.record("the keepalive was not answered")
-                    return
-                }
-                return
-            }
-            device.hangUp()
-            #expect(await poll { await broker.broker.connectionCount() == 0 })
+            let answer = try #require(device.answer(to: hello))
+            guard case .ok = answer else { throw ProtocolError(.internal, "hello answered \(answer)") }
+            return device
         }
-        Issue.record("no stall began within the silence limit in \(Self.attempts) attempts")
+        guard let (_, answer) = answer else { return }
+        guard case .ok = try #require(answer, "the device was closed") else {
+            Issue.record("the keepalive was answered \(String(describing: answer))")
+            return
+        }
     }
 
     @Test func aConnectionThatStaysSilentIsStillClosedAtItsHelloTimeout() async throws {
@@ -80,6 +61,28 @@ struct LoopStallTests {
         let device = try BlockingSocket(port: broker.port)
         let answer = try #require(device.receive())
         #expect(answer == .error(rid: nil, ProtocolError(.unauthenticated, "no hello within 100 ms")))
+    }
+
+    /// Sends a keepalive on a device that `connect` opens, while the broker's loop is stalled for
+    /// longer than the limit; returns its rid and answer (nil: no run counted, recorded as an issue).
+    /// A run counts if the stall began while the connection was within `limitMs` of its `mark`
+    /// (when it was opened, or last heard from); a device whose run did not is hung up and
+    /// another one tried.
+    private func keepaliveAnswer(
+        duringAStallOf broker: InProcessBroker, withinMs limitMs: UInt64,
+        of mark: KeyPath<ClientConnection, UInt64> & Sendable, connect: () async throws -> BlockingSocket
+    ) async throws -> (rid: Int64, answer: ServerMessage?)? {
+        for _ in 0..<Self.attempts {
+            let device = try await connect()
+            var rid: Int64 = 0
+            if stall(broker, forSeconds: 0.8, withinMs: limitMs, of: mark, then: { rid = device.send(Op.keepalive) }) {
+                return (rid, device.answer(to: rid))
+            }
+            device.hangUp()
+            #expect(await poll { await broker.broker.connectionCount() == 0 })
+        }
+        Issue.record("no stall began within the limit in \(Self.attempts) attempts")
+        return nil
     }
 
     /// Stalls the broker's loop for `seconds`, and runs `send` once the stall has begun. True if
