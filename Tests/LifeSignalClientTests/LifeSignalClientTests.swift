@@ -208,10 +208,9 @@ struct LifeSignalClientTests {
     }
 
     @Test func aRefusedConnectionFailsConnect() async throws {
-        let broker = try FakeBroker(scripts: [])
-        let port = broker.port
-        broker.stop()
-        let client = try LifeSignalClient(configuration: configuration(port: port))
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let client = try LifeSignalClient(configuration: configuration(port: closed.port))
         await #expect {
             try await client.connect()
         } throws: { error in

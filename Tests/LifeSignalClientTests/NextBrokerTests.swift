@@ -21,11 +21,7 @@ struct NextBrokerTests {
     static let watching = ReconnectPolicy(initialDelayMs: 1, maxDelayMs: 20)
 
     /// A port nothing listens on.
-    func closedPort() throws -> Int {
-        let probe = try FakeBroker(scripts: [])
-        probe.stop()
-        return probe.port
-    }
+    func closedPort() throws -> ClosedPort { try ClosedPort() }
 
     /// A broker that accepts and reads, and never answers (frozen, or wedged).
     func silentBroker(connections: Int = 4) throws -> FakeBroker {
@@ -39,7 +35,9 @@ struct NextBrokerTests {
     @Test func aFirstConnectThatRetriesLaterStillTriesTheNextBrokerNow() async throws {
         let broker = try FakeBroker(scripts: [Self.greets])
         defer { broker.stop() }
-        let client = try LifeSignalClient(configuration: configuration([try closedPort(), broker.port], reconnect: Self.watching))
+        let closed = try closedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let client = try LifeSignalClient(configuration: configuration([closed.port, broker.port], reconnect: Self.watching))
         try await client.connect()
         #expect(await client.endpoint.port == broker.port)
         await client.close()

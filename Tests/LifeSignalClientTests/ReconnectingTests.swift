@@ -16,11 +16,7 @@ struct ReconnectingTests {
     }
 
     /// A port nothing listens on (for now).
-    func closedPort() throws -> Int {
-        let probe = try FakeBroker(scripts: [])
-        probe.stop()
-        return probe.port
-    }
+    func closedPort() throws -> ClosedPort { try ClosedPort() }
 
     @Test func everyRetryIsAnnouncedWhileTheBrokerIsGone() async throws {
         let listenerClosed = DispatchSemaphore(value: 0)
@@ -46,7 +42,9 @@ struct ReconnectingTests {
     }
 
     @Test func aFirstConnectFailsAtOnceByDefault() async throws {
-        let client = try LifeSignalClient(configuration: configuration(port: try closedPort()))
+        let closed = try closedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let client = try LifeSignalClient(configuration: configuration(port: closed.port))
         await #expect {
             try await client.connect()
         } throws: { error in
@@ -57,8 +55,8 @@ struct ReconnectingTests {
     }
 
     @Test func aFirstConnectWaitsForABrokerStartedLater() async throws {
-        let port = try closedPort()
-        let client = try LifeSignalClient(configuration: configuration(port: port, retriesFirstConnect: true))
+        let closed = try closedPort()
+        let client = try LifeSignalClient(configuration: configuration(port: closed.port, retriesFirstConnect: true))
         var events = client.events.makeAsyncIterator()
         let connecting = Task { try await client.connect() }
         let waiting = await events.summaries { event in
@@ -66,7 +64,7 @@ struct ReconnectingTests {
         }
         #expect(waiting == ["reconnecting 1 connection_failed", "reconnecting 2 connection_failed"])
 
-        let broker = try FakeBroker(port: port, scripts: [{ connection in
+        let broker = try FakeBroker(listeningOn: closed, scripts: [{ connection in
             try connection.greet(lastSeq: 10, snapshot: Fixtures.snapshot(seq: 10))
             connection.waitForClose()
         }])
@@ -80,12 +78,12 @@ struct ReconnectingTests {
     }
 
     @Test func aWaitingFirstConnectStillFailsOnAFinalError() async throws {
-        let port = try closedPort()
-        let client = try LifeSignalClient(configuration: configuration(port: port, retriesFirstConnect: true))
+        let closed = try closedPort()
+        let client = try LifeSignalClient(configuration: configuration(port: closed.port, retriesFirstConnect: true))
         var events = client.events.makeAsyncIterator()
         let connecting = Task { try await client.connect() }
         _ = await events.summaries { if case .reconnecting = $0 { true } else { false } }
-        let broker = try FakeBroker(port: port, scripts: [{ connection in
+        let broker = try FakeBroker(listeningOn: closed, scripts: [{ connection in
             let hello = try connection.read(op: Op.hello)
             try connection.error(rid: hello["rid"], .unauthenticated("unknown user or wrong token"))
         }])
@@ -125,7 +123,9 @@ struct ReconnectingTests {
     }
 
     @Test func closeEndsAWaitingFirstConnect() async throws {
-        let client = try LifeSignalClient(configuration: configuration(port: try closedPort(), retriesFirstConnect: true))
+        let closed = try closedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let client = try LifeSignalClient(configuration: configuration(port: closed.port, retriesFirstConnect: true))
         var events = client.events.makeAsyncIterator()
         let connecting = Task { try await client.connect() }
         _ = await events.summaries { if case .reconnecting = $0 { true } else { false } }

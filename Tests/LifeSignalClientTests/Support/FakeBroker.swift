@@ -15,25 +15,23 @@ final class FakeBroker: Sendable {
 
     /// Serves one script per connection, in order; connections beyond the scripts are closed.
     /// `port` 0 picks a free one; another is for a broker that comes back where a client expects it.
-    init(port requested: Int = 0, scripts: [Script]) throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw FakeBrokerError("socket failed") }
-        self.listener = listener
-        var reuse: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(requested).bigEndian
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(listener, address, length) == 0 && listen(listener, 16) == 0
-                    && getsockname(listener, address, &length) == 0
-            }
+    convenience init(port requested: Int = 0, scripts: [Script]) throws {
+        let (listener, port) = try Self.bindLoopback(port: requested)
+        try self.init(listener: listener, port: port, scripts: scripts)
+    }
+
+    /// Starts listening on a port held closed so far: a broker started where a client already tries.
+    convenience init(listeningOn closed: ClosedPort, scripts: [Script]) throws {
+        try self.init(listener: dup(closed.fd), port: closed.port, scripts: scripts)
+    }
+
+    private init(listener: Int32, port: Int, scripts: [Script]) throws {
+        guard listener >= 0, listen(listener, 16) == 0 else {
+            Glibc.close(listener)
+            throw FakeBrokerError("bind/listen failed")
         }
-        guard bound else { throw FakeBrokerError("bind/listen failed") }
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.listener = listener
+        self.port = port
         Thread.detachNewThread {
             for script in scripts {
                 let fd = accept(listener, nil, nil)
@@ -51,6 +49,29 @@ final class FakeBroker: Sendable {
         }
     }
 
+    /// A TCP socket bound to `port` (0: a free one) on loopback, not listening; and its port.
+    static func bindLoopback(port requested: Int) throws -> (fd: Int32, port: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw FakeBrokerError("socket failed") }
+        var reuse: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(requested).bigEndian
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(fd, address, length) == 0 && getsockname(fd, address, &length) == 0
+            }
+        }
+        guard bound else {
+            Glibc.close(fd)
+            throw FakeBrokerError("bind/listen failed")
+        }
+        return (fd, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
     /// Greets (with a snapshot, when given) and stays connected until the client leaves.
     static func greetsAndStays(lastSeq: Int64 = 10, snapshot: Snapshot? = nil) -> Script {
         { connection in
@@ -64,6 +85,20 @@ final class FakeBroker: Sendable {
         shutdown(listener, Int32(SHUT_RDWR))
         Glibc.close(listener)
     }
+}
+
+/// A loopback port held bound and not listening: a connect there is refused at once, and no other
+/// socket (another test's listener, an outgoing connection's ephemeral port) can take it while this
+/// lives, as one closed and given back could be. `FakeBroker(listeningOn:)` opens it later.
+final class ClosedPort: Sendable {
+    let port: Int
+    fileprivate let fd: Int32
+
+    init() throws {
+        (fd, port) = try FakeBroker.bindLoopback(port: 0)
+    }
+
+    deinit { Glibc.close(fd) }
 }
 
 struct FakeBrokerError: Error, CustomStringConvertible {
