@@ -117,6 +117,7 @@ extension Broker {
             "lifesignal.user": "\(session.userID)", "lifesignal.seq": "\(session.onLoop { $0.lastSeq })",
         ])
         users[session.userID] = nil
+        session.onLoop { $0.leaveMirrorWithContacts() }
         forgetPushTokens(tokens, of: session.userID)
         if let waiters = pendingReloads.removeValue(forKey: session.userID) {
             load(session.userID, waiters: waiters)

@@ -145,6 +145,17 @@ public final class EventLoop: SerialExecutor, @unchecked Sendable {
         precondition(isInLoopThread, "not on the EventLoop thread")
     }
 
+    /// How many times an actor on this loop was entered with `onLoop`: what a request costs in
+    /// hops between actors, a figure for benchmarks and tests. Loop thread only.
+    public private(set) var actorEntries: UInt64 = 0
+
+    /// Counts one `onLoop`, after checking the thread.
+    @usableFromInline
+    func enterActor() {
+        preconditionInLoopThread()
+        actorEntries &+= 1
+    }
+
     /// uv_now: the loop's millisecond clock, cached at the start of each iteration. Loop thread only.
     public var cachedNowMs: UInt64 { uv_now(uvLoop) }
 

@@ -17,7 +17,7 @@ extension LoopIsolated {
     /// instructions per call. A ping makes some 40 such calls.
     @inlinable
     public nonisolated func onLoop<T>(_ operation: (isolated Self) throws -> T) rethrows -> T {
-        loop.preconditionInLoopThread()
+        loop.enterActor()
         return try runOnLoop(self, operation)
     }
 }

@@ -9,6 +9,14 @@ extension UserSession {
     ) {
         // Checked before the rules run: a shed request must change nothing, in memory either.
         guard !shedIfOverloaded(request, from: connection) else { return }
+        performAdmitted(request, from: connection, rules)
+    }
+
+    /// `perform` for a request already checked against the store's backlog.
+    func performAdmitted(
+        _ request: Request, from connection: ClientConnection,
+        _ rules: (inout Mutation) throws(ProtocolError) -> JSONObject
+    ) {
         var mutation = Mutation(now: WallClock.nowMs())
         let reply: JSONObject
         do {
@@ -34,36 +42,52 @@ extension UserSession {
             if let ticket, let reply { connection?.complete(ticket, with: reply) }
             return
         }
-        for session in mutation.touched { session.onLoop { $0.pendingCommits += 1 } }
-        let deliveries = mutation.deliveries
+        for session in mutation.touched {
+            if session === self { pendingCommits += 1 } else { session.onLoop { $0.pendingCommits += 1 } }
+        }
+        let settlements = Self.settlements(of: mutation)
         let pushes = mutation.pushes
-        let touched = mutation.touched
         let broker = self.broker
         let changes = mutation.changes
-        submit(StoreWrite(changes: changes)) { result in
-            // Runs on the loop, in commit order.
-            broker.onLoop { broker in
-                switch result {
-                case .success:
-                    broker.counters.written(changes)
-                    for delivery in deliveries {
-                        delivery.session.onLoop { $0.deliver(seq: delivery.seq, frame: delivery.frame) }
-                    }
-                    if let ticket, let reply { connection?.complete(ticket, with: reply) }
-                    broker.pushOutbox.deliver(pushes)
-                case .failure(let error):
-                    broker.logStoreFailure("store write failed", ["lifesignal.error": "\(error)"])
-                    if let ticket {
-                        connection?.complete(
-                            ticket, with: ProtocolError(.internal, "the change could not be stored"), rid: rid)
-                    }
-                    if !isBookkeeping {
-                        for session in touched { session.onLoop { $0.markStale() } }
+        broker.onLoop { $0.submit(StoreWrite(changes: changes), then: { broker, result in
+            // Runs on the loop, in commit order. Each touched session is entered once: to be sent
+            // its events (before the reply: §6, events first) or made stale, and to settle.
+            switch result {
+            case .success:
+                broker.counters.written(changes)
+                for (session, events) in settlements {
+                    session.onLoop { session in
+                        for event in events { session.deliver(seq: event.seq, frame: event.frame) }
+                        session.commitFinished()
                     }
                 }
-                for session in touched { session.onLoop { $0.commitFinished() } }
+                if let ticket, let reply { connection?.complete(ticket, with: reply) }
+                broker.pushOutbox.deliver(pushes)
+            case .failure(let error):
+                broker.logStoreFailure("store write failed", ["lifesignal.error": "\(error)"])
+                if let ticket {
+                    connection?.complete(ticket, with: ProtocolError(.internal, "the change could not be stored"), rid: rid)
+                }
+                for (session, _) in settlements {
+                    session.onLoop { session in
+                        if !isBookkeeping { session.markStale() }
+                        session.commitFinished()
+                    }
+                }
             }
+        }) }
+    }
+
+    /// Every session the mutation touched, with the events it is to be sent, in their order.
+    private static func settlements(of mutation: Mutation) -> [(UserSession, [Mutation.Delivery])] {
+        var settlements = mutation.touched.map { ($0, [Mutation.Delivery]()) }
+        var position: [ObjectIdentifier: Int] = [:]
+        for (index, session) in mutation.touched.enumerated() { position[ObjectIdentifier(session)] = index }
+        for delivery in mutation.deliveries {
+            guard let index = position[ObjectIdentifier(delivery.session)] else { continue }
+            settlements[index].1.append(delivery)
         }
+        return settlements
     }
 
     func commitFinished() {

@@ -11,8 +11,8 @@ extension UserSession {
     /// requests wait until it has run.
     func run(_ request: Request, from connection: ClientConnection, involving others: Set<String> = [],
              _ rules: @escaping StepRules) {
-        perform(request, from: connection, loading: others) { (session, mutation) throws(ProtocolError) in
-            try session.step(involving: others, &mutation, rules)
+        perform(request, from: connection, loading: others) { (session, loaded, mutation) throws(ProtocolError) in
+            try session.step(with: loaded, &mutation, rules)
         }
     }
 
@@ -24,32 +24,63 @@ extension UserSession {
     /// would have copied each changed user's whole contacts table on its first write.
     func step<Result>(involving others: Set<String>, _ mutation: inout Mutation,
                       _ rules: (inout Step) throws(ProtocolError) -> Result) throws(ProtocolError) -> Result {
-        var sessions = [userID: self]
-        for id in others { if let other = session(of: id) { sessions[id] = other } }
-        var step = Step(now: mutation.now, accounts: sessions.values.map { $0.onLoop { $0.lendAccount() } },
+        var loaded: [String: UserSession] = [:]
+        for id in others where id != userID { if let other = session(of: id) { loaded[id] = other } }
+        return try step(with: loaded, &mutation, rules)
+    }
+
+    /// `step(involving:)` over the sessions of the others, already looked up.
+    func step<Result>(with others: [String: UserSession], _ mutation: inout Mutation,
+                      _ rules: (inout Step) throws(ProtocolError) -> Result) throws(ProtocolError) -> Result {
+        // This session is the one running: its own account, events and notifications need no hop.
+        var sessions = others
+        sessions[userID] = nil
+        var step = Step(now: mutation.now, accounts: [lendAccount()] + sessions.values.map { $0.onLoop { $0.lendAccount() } },
                         ids: RandomIDs())
         let result: Result
         do throws(ProtocolError) {
             result = try step.run(rules)
         } catch {
-            Self.giveBack(step.takeAccounts(), to: sessions)
+            giveBack(step.takeAccounts(), to: sessions)
             throw error
         }
-        Self.giveBack(step.takeAccounts(), to: sessions)
+        giveBack(step.takeAccounts(), to: sessions)
+        sessions[userID] = self
         var usersBefore = step.usersBefore
+        // Each run of one user's events and notifications is applied in one entry into their session.
+        var run: (userID: String, effects: [RuleEffect])?
+        func endRun(_ mutation: inout Mutation) {
+            guard let (userID, effects) = run else { return }
+            run = nil
+            if userID == self.userID { return apply(effects, into: &mutation) }
+            sessions[userID]?.onLoop { $0.apply(effects, into: &mutation) }
+        }
         for effect in step.effects {
             switch effect {
             case .store(let ruleChange):
+                endRun(&mutation)
                 let change = StoreChange(ruleChange)
                 mutation.changes.append(change)
                 Self.followUp(change, usersBefore: &usersBefore, in: sessions)
-            case .event(let userID, let name, let data):
-                sessions[userID]?.onLoop { $0.emit(name, data, into: &mutation) }
-            case .notification(let userID, let notification):
-                sessions[userID]?.onLoop { $0.store(notification, into: &mutation) }
+            case .event(let userID, _, _), .notification(let userID, _):
+                if run?.userID != userID { endRun(&mutation) }
+                if run == nil { run = (userID, []) }
+                run?.effects.append(effect)
             }
         }
+        endRun(&mutation)
         return result
+    }
+
+    /// This user's events and notifications of a step: each event emitted, each notification stored.
+    private func apply(_ effects: [RuleEffect], into mutation: inout Mutation) {
+        for effect in effects {
+            switch effect {
+            case .event(_, let name, let data): emit(name, data, into: &mutation)
+            case .notification(_, let notification): store(notification, into: &mutation)
+            case .store: break  // the step's, applied by `step`
+            }
+        }
     }
 
     /// The account, for a step to change in place; the session holds none until it is given back.
@@ -58,25 +89,23 @@ extension UserSession {
         return account
     }
 
-    private static func giveBack(_ accounts: consuming [String: Account], to sessions: [String: UserSession]) {
-        for (id, session) in sessions {
+    private func giveBack(_ accounts: consuming [String: Account], to others: [String: UserSession]) {
+        if let own = accounts.removeValue(forKey: userID) { account = own }
+        for (id, session) in others {
             if let account = accounts.removeValue(forKey: id) { session.onLoop { $0.account = account } }
         }
     }
 
-    /// What follows in memory from a change the step made to an account: the deadline scheduler
-    /// and the fallback copies other sessions keep of a document. A user's document is followed
-    /// up once, at its first change, against what the step made of it in the end (`usersBefore`
-    /// holds the documents not yet followed up).
+    /// What follows in memory from a change the step made to an account: the deadline scheduler,
+    /// and a removed contact's fallback copy. A user's document is followed up once, at its first
+    /// change, against what the step made of it in the end (`usersBefore` holds the documents not
+    /// yet followed up).
     private static func followUp(_ change: StoreChange, usersBefore: inout [String: User],
                                  in sessions: [String: UserSession]) {
         switch change {
         case .updateUser(let user):
             guard let before = usersBefore.removeValue(forKey: user.id) else { return }
             sessions[user.id]?.onLoop { $0.followUserChange(from: before) }
-        case .upsertContact(let record):
-            guard let mirror = sessions[record.contactID]?.onLoop({ ContactMirror(of: $0.user) }) else { return }
-            sessions[record.userID]?.onLoop { $0.lastKnown[record.contactID] = mirror }
         case .deleteContact(let userID, let contactID):
             sessions[userID]?.onLoop { $0.lastKnown[contactID] = nil }
         default:
@@ -85,14 +114,18 @@ extension UserSession {
     }
 
     /// The user's document changed from `before` to the one their account now holds: keeps the
-    /// deadline scheduler and every loaded contact's fallback copy of it in step.
+    /// deadline scheduler in step.
     private func followUserChange(from before: User) {
         let updated = user
         if updated.checkInDeadline != before.checkInDeadline || updated.isNonResponsive != before.isNonResponsive {
             broker.onLoop { $0.deadlineChanged(for: updated) }
         }
-        let mirror = ContactMirror(of: updated)
-        guard mirror != ContactMirror(of: before) else { return }
+    }
+
+    /// This session leaves memory: every loaded contact keeps the document it ends with, which
+    /// their views show until it is loaded again (while it was loaded they read the live one).
+    func leaveMirrorWithContacts() {
+        let mirror = ContactMirror(of: user)
         for contactID in contacts.keys { session(of: contactID)?.onLoop { $0.lastKnown[userID] = mirror } }
     }
 

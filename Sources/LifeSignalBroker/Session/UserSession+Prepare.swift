@@ -1,18 +1,28 @@
 import LifeSignalProtocol
 
 extension UserSession {
-    typealias Rules = @Sendable (isolated UserSession, inout Mutation) throws(ProtocolError) -> JSONObject
+    /// Rules run in this session, given the loaded sessions of the other users they need.
+    typealias Rules = @Sendable (isolated UserSession, [String: UserSession], inout Mutation) throws(ProtocolError)
+        -> JSONObject
 
     /// Runs `rules` for `request` once the sessions of `userIDs` are loaded. The rules run
     /// synchronously on the loop with every user they touch in memory, so a change to two users
     /// is one step; the connection's later requests wait until it has run.
     func perform(_ request: Request, from connection: ClientConnection, loading userIDs: Set<String>,
                  _ rules: @escaping Rules) {
-        guard !shedIfOverloaded(request, from: connection) else { return }
-        let broker = self.broker
-        let missing = broker.onLoop { broker in userIDs.filter { broker.loadedSession($0) == nil } }
-        guard !missing.isEmpty else {
-            perform(request, from: connection) { (mutation) throws(ProtocolError) in try rules(self, &mutation) }
+        let (broker, userID) = (self.broker, self.userID)
+        // One entry into the registry: the backlog's check, and the sessions loaded already.
+        let admitted: (loaded: [String: UserSession], complete: Bool)? = broker.onLoop { broker in
+            guard !broker.shedIfOverloaded(request, from: connection) else { return nil }
+            var loaded: [String: UserSession] = [:]
+            for id in userIDs where id != userID { if let session = broker.loadedSession(id) { loaded[id] = session } }
+            return (loaded, loaded.count == userIDs.subtracting([userID]).count)
+        }
+        guard let admitted else { return }
+        guard !admitted.complete else {
+            performAdmitted(request, from: connection) { (mutation) throws(ProtocolError) in
+                try rules(self, admitted.loaded, &mutation)
+            }
             return
         }
         connection.holdRequests()
@@ -20,9 +30,9 @@ extension UserSession {
         broker.onLoop { broker in
             broker.withSessions(userIDs) { loaded in
                 self.onLoop { session in
-                    if case .success = loaded {
+                    if case .success(let sessions) = loaded {
                         session.perform(request, from: connection) { (mutation) throws(ProtocolError) in
-                            try rules(session, &mutation)
+                            try rules(session, sessions, &mutation)
                         }
                     } else {
                         // Rules run on a missing user would answer as if it did not exist.

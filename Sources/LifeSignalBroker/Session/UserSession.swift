@@ -22,9 +22,9 @@ actor UserSession: LoopIsolated {
     var user: User { account.user }
     /// Contacts by the other user's id.
     var contacts: [String: ContactRecord] { account.contacts }
-    /// Each contact's own document as the store had it when this user was loaded, kept current
-    /// while both are loaded. Only a fallback: a view is made from the contact's live document
-    /// while it is loaded (`view(of:)`).
+    /// Each contact's own document as the store had it when this user was loaded, or as the
+    /// contact's session left it when it was unloaded since (`leaveMirrorWithContacts`). Only a
+    /// fallback: a view is made from the contact's live document while it is loaded (`view(of:)`).
     var lastKnown: [String: ContactMirror]
     /// Nil when the stored hash is malformed: then no token matches.
     let tokenHash: TokenHash?

@@ -1,0 +1,49 @@
+import LifeSignalClient
+@testable import LifeSignalBroker
+import LifeSignalProtocol
+import Testing
+
+/// How often a request enters an actor on the broker's loop (`onLoop`): the hops between the
+/// registry, the sessions and the connection that one request costs, counted by the loop.
+/// Printed as a figure for docs/BENCHMARKS.md; what is asserted is only that they are counted.
+/// The time limit is a guard against a hang: beside the whole suite on two cores, a test waiting
+/// for the concurrency pool went past 2 minutes.
+@Suite(.timeLimit(.minutes(10)))
+struct ActorEntriesTests {
+    static let pings = 100
+
+    @Test func aPingsEntriesIntoActorsAreCounted() async throws {
+        let broker = try InProcessBroker()
+        defer { broker.stop() }
+        let (alice, bob) = (try await person("Alice", on: broker), try await person("Bob", on: broker))
+        _ = try await bob.phone.addContact(qrCode: alice.registration.user.qrCode, isResponder: false, isDependent: true)
+        _ = try await bob.phone.sendPing(to: alice.registration.user.id)  // warm: both sessions loaded
+
+        let before = await entries(of: broker)
+        for _ in 0..<Self.pings { _ = try await bob.phone.sendPing(to: alice.registration.user.id) }
+        let perPing = Double(await entries(of: broker) - before) / Double(Self.pings)
+        print("onLoop entries per ping (sender and recipient online, one at a time): \(perPing)")
+        #expect(perPing > 0)
+        await alice.phone.close()
+        await bob.phone.close()
+    }
+
+    private func person(_ name: String, on broker: InProcessBroker) async throws
+        -> (registration: Registration, phone: LifeSignalClient)
+    {
+        let registration = try await LifeSignalClient.register(port: broker.port, name: name)
+        let phone = try LifeSignalClient(configuration: ClientConfiguration(
+            port: broker.port, userID: registration.user.id, token: registration.token, deviceID: "phone",
+            reconnect: .disabled))
+        _ = try await phone.connect()
+        return (registration, phone)
+    }
+
+    private func entries(of broker: InProcessBroker) async -> UInt64 {
+        await broker.broker.loopActorEntries()
+    }
+}
+
+extension Broker {
+    func loopActorEntries() -> UInt64 { loop.actorEntries }
+}
