@@ -56,7 +56,9 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         self.tcp = tcp
         self.broker = broker
         decoder = FrameDecoder(maxFrameBytes: configuration.maxFrameBytes)
-        openedAtMs = tcp.loop.cachedNowMs
+        // A fresh reading, once per connection: the iteration's cached time may be seconds old on
+        // a loop that was late, which would start the hello timeout before the connection existed.
+        openedAtMs = tcp.loop.monotonicNowMs()
         lastHeardMs = openedAtMs
     }
 
