@@ -78,14 +78,18 @@ extension UserSession {
         }) }
     }
 
-    /// Every session the mutation touched, with the events it is to be sent, in their order.
+    /// Every session the mutation touched, with the events it is to be sent, in their order. A
+    /// request touches a few sessions (an alert: each responder), so they are found by a scan.
     private static func settlements(of mutation: Mutation) -> [(UserSession, [Mutation.Delivery])] {
         var settlements = mutation.touched.map { ($0, [Mutation.Delivery]()) }
-        var position: [ObjectIdentifier: Int] = [:]
-        for (index, session) in mutation.touched.enumerated() { position[ObjectIdentifier(session)] = index }
+        guard !settlements.isEmpty else { return [] }  // every event's session is touched
+        var last = 0  // a session's deliveries come together: look where the previous one went first
         for delivery in mutation.deliveries {
-            guard let index = position[ObjectIdentifier(delivery.session)] else { continue }
-            settlements[index].1.append(delivery)
+            if settlements[last].0 !== delivery.session {
+                guard let index = settlements.firstIndex(where: { $0.0 === delivery.session }) else { continue }
+                last = index
+            }
+            settlements[last].1.append(delivery)
         }
         return settlements
     }

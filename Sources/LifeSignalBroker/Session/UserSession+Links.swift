@@ -48,32 +48,34 @@ extension UserSession {
         sessions[userID] = self
         var usersBefore = step.usersBefore
         // Each run of one user's events and notifications is applied in one entry into their session.
-        var run: (userID: String, effects: [RuleEffect])?
-        func endRun(_ mutation: inout Mutation) {
-            guard let (userID, effects) = run else { return }
+        let effects = step.effects
+        var run: (userID: String, start: Int)?
+        func endRun(at end: Int, _ mutation: inout Mutation) {
+            guard let (userID, start) = run else { return }
             run = nil
-            if userID == self.userID { return apply(effects, into: &mutation) }
-            sessions[userID]?.onLoop { $0.apply(effects, into: &mutation) }
+            if userID == self.userID { return apply(effects[start..<end], into: &mutation) }
+            sessions[userID]?.onLoop { $0.apply(effects[start..<end], into: &mutation) }
         }
-        for effect in step.effects {
+        for (index, effect) in effects.enumerated() {
             switch effect {
             case .store(let ruleChange):
-                endRun(&mutation)
+                endRun(at: index, &mutation)
                 let change = StoreChange(ruleChange)
                 mutation.changes.append(change)
                 Self.followUp(change, usersBefore: &usersBefore, in: sessions)
             case .event(let userID, _, _), .notification(let userID, _):
-                if run?.userID != userID { endRun(&mutation) }
-                if run == nil { run = (userID, []) }
-                run?.effects.append(effect)
+                if run?.userID != userID {
+                    endRun(at: index, &mutation)
+                    run = (userID, index)
+                }
             }
         }
-        endRun(&mutation)
+        endRun(at: effects.endIndex, &mutation)
         return result
     }
 
     /// This user's events and notifications of a step: each event emitted, each notification stored.
-    private func apply(_ effects: [RuleEffect], into mutation: inout Mutation) {
+    private func apply(_ effects: ArraySlice<RuleEffect>, into mutation: inout Mutation) {
         for effect in effects {
             switch effect {
             case .event(_, let name, let data): emit(name, data, into: &mutation)
