@@ -7,7 +7,7 @@ extension Broker {
     /// connection, and a process holds at most ~20,000 of them (ARCHITECTURE.md, "One process"),
     /// which is far cheaper than a libuv timer per connection re-armed on every frame.
     func startSweeping() {
-        guard let timer = try? Timer(loop: loop) else { return }
+        guard let serving, let timer = try? Timer(loop: loop) else { return }
         timer.unref()
         let interval = UInt64(max(10, min(configuration.helloTimeoutMs, configuration.heartbeatMs) / 4))
         timer.start(afterMs: interval, repeatMs: interval) { [unowned self] in
@@ -16,7 +16,7 @@ extension Broker {
                 broker.endEasedOverloads()
             }
         }
-        setSweepTimer(timer)
+        serving.sweepTimer = timer
     }
 
     /// A connection is closed only if it was already past its limit when the previous sweep ran.
@@ -32,18 +32,15 @@ extension Broker {
         let helloTimeout = UInt64(configuration.helloTimeoutMs)
         let silenceLimit = UInt64(2 * configuration.heartbeatMs)
         for connection in connections.values {
-            switch connection.phase {
-            case .awaitingHello, .authenticating:
-                if judgedAt > connection.openedAtMs && judgedAt &- connection.openedAtMs > helloTimeout {
-                    connection.fail(ProtocolError(.unauthenticated, "no hello within \(helloTimeout) ms"), rid: nil)
-                }
-            case .active:
-                if judgedAt > connection.lastHeardMs && judgedAt &- connection.lastHeardMs > silenceLimit {
-                    connection.close()
-                } else {
-                    connection.tcp.startBusyPeriod()
-                }
-            case .closing:
+            switch connection.state.sweepVerdict(judgedAtMs: judgedAt, helloTimeoutMs: helloTimeout,
+                                                  silenceLimitMs: silenceLimit) {
+            case .failHelloTimeout:
+                connection.fail(ProtocolError(.unauthenticated, "no hello within \(helloTimeout) ms"), rid: nil)
+            case .closeSilent:
+                connection.close()
+            case .heard:
+                connection.tcp.startBusyPeriod()
+            case .keep:
                 break
             }
         }

@@ -41,11 +41,8 @@ public actor Broker: LoopIsolated {
     var pushTokenOwners: [String: DeviceKey] = [:]
     /// Callers waiting for a stale session to be unloaded and loaded again.
     var pendingReloads: [String: [(SessionLookup) -> Void]] = [:]
-    /// Every pending check-in deadline; made on the loop when the broker starts.
-    var deadlines: DeadlineScheduler?
     /// What the store could not do, tried again every second (Broker+StoreRecovery).
     var storeRetries: [StoreRetry] = []
-    var storeRetryTimer: Timer?
     /// Connections at once (`maxConnections`, or derived from the open-file limit).
     nonisolated let maxConnections: Int
     /// RLIMIT_NOFILE in force, after raising the soft limit to the hard one.
@@ -68,15 +65,12 @@ public actor Broker: LoopIsolated {
     /// Connections open per source address (`maxConnectionsPerAddress`).
     var connectionsPerAddress: AddressConnectionCounts
     var logThrottle = LogThrottle()
-    var listener: TCPListener?
+    /// Initial, serving (with the listener and timers it holds), or stopped.
+    var lifecycle = BrokerLifecycle.initial
     /// The port actually bound, for listening again after a pause.
     var boundPort = 0
-    var listenRetryTimer: Timer?
-    private var sweepTimer: Timer?
     /// When the previous sweep ran: the time its timeouts are judged at (see `closeTimedOutConnections`).
     var previousSweepMs: UInt64?
-
-    func setSweepTimer(_ timer: Timer) { sweepTimer = timer }
 
     /// `pushGateway` defaults to `RecordingPushGateway`: the store already keeps every push.
     public init(configuration: BrokerConfiguration, store: BrokerStore, loop: EventLoop, logger: Logger,
@@ -124,29 +118,29 @@ public actor Broker: LoopIsolated {
     /// Binds (unless given a listener bound already) and starts accepting; returns the port (the
     /// real one when 0 was asked for).
     public func start(listener bound: TCPListener? = nil) throws -> Int {
-        boundPort = try listen(port: configuration.port, bound: bound)
-        startSweeping()
-        pushOutbox.start(feedback: pushFeedback())
-        if let cluster {
-            try cluster.start(brokerID: brokerID)
-        } else {
-            try startDeadlines()
+        guard case .initial = lifecycle else { throw StartFailure("a broker starts once") }
+        let serving = ServingResources()
+        lifecycle = .serving(serving)
+        do {
+            boundPort = try listen(port: configuration.port, bound: bound)
+            startSweeping()
+            pushOutbox.start(feedback: pushFeedback())
+            if let cluster {
+                try cluster.start(brokerID: brokerID)
+            } else {
+                try startDeadlines()
+            }
+        } catch {
+            stopAccepting()
+            throw error
         }
         return boundPort
     }
 
     /// Stops accepting; existing connections are left to the loop's graceful shutdown.
     public func stopAccepting() {
-        listener?.close()
-        listener = nil
-        listenRetryTimer?.close()
-        listenRetryTimer = nil
-        sweepTimer?.close()
-        sweepTimer = nil
-        deadlines?.close()
-        deadlines = nil
-        storeRetryTimer?.close()
-        storeRetryTimer = nil
+        serving?.close()
+        lifecycle = .stopped
         cluster?.stop()
     }
 

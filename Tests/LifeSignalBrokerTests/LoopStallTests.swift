@@ -20,7 +20,7 @@ struct LoopStallTests {
         defer { broker.stop() }
         // A keepalive before hello is answered at once, and the connection stays open. A run in
         // which the broker had not accepted the connection yet when the stall began does not count.
-        let answer = try await keepaliveAnswer(duringAStallOf: broker, withinMs: 1_000, of: \.openedAtMs) {
+        let answer = try await keepaliveAnswer(duringAStallOf: broker, withinMs: 1_000, of: \.state.openedAtMs) {
             try BlockingSocket(port: broker.port)
         }
         guard let (rid, answer) = answer else { return }
@@ -40,7 +40,7 @@ struct LoopStallTests {
         registration.hangUp()
         #expect(await poll { await broker.broker.connectionCount() == 0 })
         // The silence limit is 2 × heartbeat.
-        let answer = try await keepaliveAnswer(duringAStallOf: broker, withinMs: 1_000, of: \.lastHeardMs) {
+        let answer = try await keepaliveAnswer(duringAStallOf: broker, withinMs: 1_000, of: \.state.lastHeardMs) {
             let device = try BlockingSocket(port: broker.port)
             let hello = device.send(Op.hello, ["version": 1, "user": .string(user), "token": .string(token), "device": "phone"])
             let answer = try #require(device.answer(to: hello))

@@ -9,15 +9,8 @@ import Logging
 /// Loop thread only. It is `@unchecked Sendable` so that commit completions, which run on
 /// the loop, may capture it; every entry point is on the loop thread.
 final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
-    enum Phase {
-        /// Only `register` and `hello` are allowed (PROTOCOL §3).
-        case awaitingHello
-        /// `hello` is being checked (the user may be loading); requests are held meanwhile.
-        case authenticating
-        /// Attached to a device (`attachment`): requests go to its router.
-        case active
-        case closing
-    }
+    typealias State = ConnectionStateMachine<Attachment, Incoming>
+    typealias Phase = State.Phase
 
     /// Where an attached device's requests go, and which device it is.
     struct Attachment {
@@ -27,17 +20,8 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
 
     let tcp: TCPConnection
     let broker: Broker
-    let openedAtMs: UInt64
-    private(set) var lastHeardMs: UInt64
-    private(set) var phase: Phase = .awaitingHello
-    /// Reading stopped while held frames drain (`take`); beside `phase`, where it takes no room.
-    private var isReadingPaused = false
-    /// Preparations under way (a hello's check, a query, then a load: they may nest), whose
-    /// requests' followers are `held`; beside the two above, in the room before `attachment`.
-    private var holds: Int32 = 0
-    /// The device this connection was attached to, if it ever was: kept past `.closing`, so the
-    /// device is detached however the connection ends.
-    private(set) var attachment: Attachment?
+    /// The protocol state; this class carries out what it decides.
+    private(set) var state: State
     /// Events at or below this seq reach this device through its catch-up, not live.
     var baselineSeq: Int64 = .max
     private var decoder: FrameDecoder
@@ -58,19 +42,20 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         decoder = FrameDecoder(maxFrameBytes: configuration.maxFrameBytes)
         // A fresh reading, once per connection: the iteration's cached time may be seconds old on
         // a loop that was late, which would start the hello timeout before the connection existed.
-        openedAtMs = tcp.loop.monotonicNowMs()
-        lastHeardMs = openedAtMs
+        state = State(openedAtMs: tcp.loop.monotonicNowMs())
     }
 
     var id: UInt64 { tcp.id }
-    var isClosing: Bool { if case .closing = phase { true } else { false } }
+    var phase: Phase { state.phase }
+    var attachment: Attachment? { state.attachment }
+    var isClosing: Bool { state.isClosing }
     /// The device this connection serves while it is active.
-    var activeDeviceID: String? { if case .active = phase { attachment?.deviceID } else { nil } }
+    var activeDeviceID: String? { state.isActive ? state.attachment?.deviceID : nil }
 
     // MARK: reading
 
     func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
-        lastHeardMs = tcp.loop.cachedNowMs
+        state.heard(atMs: tcp.loop.cachedNowMs)
         // The iteration's clock: no reading per frame, and none at all when metrics are off.
         let arrivedNs = withRequestMetrics { $0.loop.iterationNowNs } ?? 0
         do {
@@ -89,7 +74,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     private func handleFrame(_ body: UnsafeRawBufferPointer, arrivedNs: UInt64) {
         // Every frame takes a token, also one answered bad_json or bad_request: abuse is abuse.
         // `lastHeardMs` is the loop's cached time of this read, so this costs no clock read.
-        let admitted = requestBudget.take(nowMs: lastHeardMs, rate: broker.requestBudgetRate)
+        let admitted = requestBudget.take(nowMs: state.lastHeardMs, rate: broker.requestBudgetRate)
         let request: Request
         do {
             request = try Request.parse(body)
@@ -146,17 +131,14 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     /// Runs or answers a frame now, or, while an earlier request is being prepared, after it:
     /// answers leave in the order their frames came (§2), a refusal included.
     private func take(_ incoming: Incoming, size: Int) {
-        guard holds == 0 else {
-            held.append((incoming, size))
-            heldBytes += size
-            if heldBytes > maxHeldBytes, !isReadingPaused {
-                // Bounded: a device that pipelines faster than its requests are prepared waits in
-                // TCP's flow control instead of in the broker's memory.
-                isReadingPaused = true
-                tcp.stopReading()
-            }
-            return
+        switch state.arrived(incoming, size: size, maxHeldBytes: maxHeldBytes) {
+        case .run(let incoming): run(incoming)
+        case .held: break
+        case .heldPauseReading: tcp.stopReading()
         }
+    }
+
+    private func run(_ incoming: Incoming) {
         switch incoming {
         case .request(let request): route(request)
         case .refusal(let error, let rid): respond(error: error, rid: rid)
@@ -171,66 +153,47 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
                 "lifesignal.conn": "\(id)", "lifesignal.op": "\(request.op)", "lifesignal.rid": "\(request.rid ?? -1)",
             ])
         }
-        switch phase {
-        case .awaitingHello:
-            broker.onLoop { $0.handleUnauthenticated(request, from: self) }
-        case .active:
-            attachment?.router.route(request, from: self)
-        case .authenticating, .closing:
-            // `authenticating` always holds; what reaches a closing connection is dropped.
-            break
+        switch state.destination {
+        case .unauthenticated: broker.onLoop { $0.handleUnauthenticated(request, from: self) }
+        case .device(let attachment): attachment.router.route(request, from: self)
+        case .nowhere: break
         }
     }
-
-    /// The frames that arrived while `holds` > 0, with their sizes.
-    private var held = Deque<(incoming: Incoming, size: Int)>()
-    private var heldBytes = 0
 
     /// Holds this connection's next requests until the matching `releaseRequests()`: a request
     /// whose preparation is under way must run before the ones after it (§2).
-    func holdRequests() { holds += 1 }
+    func holdRequests() { state.hold() }
 
     func releaseRequests() {
-        holds -= 1
-        // A released request may be prepared in turn and hold again: the rest stay queued behind it.
-        while holds == 0, !held.isEmpty, !isClosing {
-            let (incoming, size) = held.removeFirst()
-            heldBytes -= size
-            take(incoming, size: size)
-        }
-        if isReadingPaused, holds == 0 || heldBytes <= maxHeldBytes / 2, !isClosing {
-            isReadingPaused = false
-            lastHeardMs = tcp.loop.cachedNowMs
-            tcp.startReading()
-        }
+        state.release()
+        runReleased()
+    }
+
+    /// Runs the held frames now due, then reads again if reading was paused for them.
+    private func runReleased() {
+        while let incoming = state.nextReleased() { run(incoming) }
+        if state.resumesReading(atMs: tcp.loop.cachedNowMs, maxHeldBytes: maxHeldBytes) { tcp.startReading() }
     }
 
     /// Starts checking a `hello`: the requests pipelined behind it wait for the answer.
-    func beginAuthentication() {
-        phase = .authenticating
-        holdRequests()
-    }
+    func beginAuthentication() { state.beginAuthentication() }
 
     /// Ends the `authenticating` phase attached to a device, and runs what arrived meanwhile, in order.
     func finishAuthentication(attachedTo router: any DeviceRouter, deviceID: String) {
-        guard case .authenticating = phase else { return }
-        attachment = Attachment(router: router, deviceID: deviceID)
-        phase = .active
+        guard state.finishAuthentication(attachedTo: Attachment(router: router, deviceID: deviceID)) else { return }
         broker.logger.debug("device attached", metadata: [
             "lifesignal.conn": "\(id)", "lifesignal.user": "\(router.userID)", "lifesignal.device": "\(deviceID)",
         ])
-        releaseRequests()
+        runReleased()
     }
 
     /// Ends the `authenticating` phase unattached: the device may say hello again.
     func abandonAuthentication() {
-        guard case .authenticating = phase else { return }
-        phase = .awaitingHello
-        releaseRequests()
+        if state.abandonAuthentication() { runReleased() }
     }
 
     func connectionDidClose(_ connection: TCPConnection, error: UVError?) {
-        phase = .closing
+        state.closing()
         broker.onLoop { $0.connectionClosed(self) }
     }
 
@@ -246,7 +209,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
             recordAnswer(ready.result)
             write(ready.bytes)
             if ready.closeAfter {
-                phase = .closing
+                state.closing()
                 tcp.closeAfterFlush()
                 return
             }
@@ -269,7 +232,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     /// Answers with an error; closes after it when §9 says the code closes.
     func respond(error: ProtocolError, rid: Int64?) {
         complete(reserveResponse(), with: error, rid: rid)
-        if error.code.closesConnection { phase = .closing }
+        if error.code.closesConnection { state.closing() }
     }
 
     /// Fills `ticket` with an error answer; closes after it when §9 says the code closes.
@@ -281,7 +244,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     /// A fatal error: answered at once (ahead of pending responses, which can no longer matter), then closed.
     func fail(_ error: ProtocolError, rid: Int64?) {
         guard !tcp.isClosed else { return }
-        phase = .closing
+        state.closing()
         recordAnswer(error.code)
         write(Outbound.error(rid: rid, error))
         tcp.closeAfterFlush()
@@ -307,19 +270,19 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
                 metadata["lifesignal.device"] = "\(attachment.deviceID)"
             }
             broker.logger.info("closing slow reader", metadata: metadata)
-            phase = .closing
+            state.closing()
             tcp.close()
         }
     }
 
     func close() {
-        phase = .closing
+        state.closing()
         tcp.close()
     }
 
     /// Sends `frame` if the kernel takes it at once, then closes, freeing the descriptor now.
     func closeNow(_ frame: [UInt8]) {
-        phase = .closing
+        state.closing()
         tcp.writeNowAndClose(frame)
     }
 }

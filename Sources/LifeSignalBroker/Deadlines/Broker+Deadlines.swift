@@ -8,7 +8,8 @@ extension Broker {
         let scheduler = try DeadlineScheduler(loop: loop) { [unowned self] userID, deadline in
             onLoop { $0.deadlineMissed(userID, deadline) }
         }
-        deadlines = scheduler
+        guard let serving else { return scheduler.close() }
+        serving.deadlines = scheduler
         let started = loop.monotonicNowMs()
         submit(StoreWrite(changes: [], query: .pendingDeadlines)) { [self] result in
             onLoop { broker in

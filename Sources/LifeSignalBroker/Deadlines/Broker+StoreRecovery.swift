@@ -15,15 +15,16 @@ extension Broker {
     /// Runs `retry` again in a second (all retries due then run together); one already due is
     /// not queued twice, however often its user fails meanwhile.
     func retryAfterStoreFailure(_ retry: StoreRetry) {
-        guard !storeRetries.contains(retry) else { return }
+        // A stopped broker retries nothing: what failed is read from the store at the next start.
+        guard let serving, !storeRetries.contains(retry) else { return }
         logStoreFailure("store failure: retrying", ["lifesignal.retry": "\(retry)"])
         storeRetries.append(retry)
         guard storeRetries.count == 1 else { return }  // the timer is already running
-        if storeRetryTimer == nil {
-            storeRetryTimer = try? Timer(loop: loop)
-            storeRetryTimer?.unref()
+        if serving.storeRetryTimer == nil {
+            serving.storeRetryTimer = try? Timer(loop: loop)
+            serving.storeRetryTimer?.unref()
         }
-        storeRetryTimer?.start(afterMs: Self.storeRetryMs) { [unowned self] in
+        serving.storeRetryTimer?.start(afterMs: Self.storeRetryMs) { [unowned self] in
             onLoop { broker in
                 let due = broker.storeRetries
                 broker.storeRetries = []

@@ -18,6 +18,7 @@ extension Broker {
 
     /// Binds and listens on `port` (0 picks one), or listens on `bound`; returns the port bound.
     func listen(port: Int, bound: TCPListener? = nil) throws -> Int {
+        guard let serving else { throw StartFailure("the broker is not serving") }
         let listener = try bound ?? TCPListener(loop: loop, host: configuration.host, port: port)
         try listener.start({ [unowned self] tcp in
             // Called on the loop, which is this actor's executor: the handle never leaves it.
@@ -26,7 +27,7 @@ extension Broker {
         }, onError: { [unowned self] error in
             onLoop { $0.acceptFailed(error) }
         })
-        self.listener = listener
+        serving.listener = listener
         return listener.localPort
     }
 
@@ -35,30 +36,30 @@ extension Broker {
     /// shortly (meanwhile the kernel refuses new connections; existing ones go on).
     func acceptFailed(_ error: UVError) {
         logThrottled(.acceptFailed, "accept failed", ["lifesignal.error": "\(error)"])
-        guard error.isOutOfDescriptors, let listener else { return }
+        guard error.isOutOfDescriptors, let serving, let listener = serving.listener else { return }
         listener.close()
-        self.listener = nil
-        scheduleListenAgain()
+        serving.listener = nil
+        scheduleListenAgain(serving)
     }
 
-    private func scheduleListenAgain() {
-        if listenRetryTimer == nil {
-            listenRetryTimer = try? Timer(loop: loop)
-            listenRetryTimer?.unref()
+    private func scheduleListenAgain(_ serving: ServingResources) {
+        if serving.listenRetryTimer == nil {
+            serving.listenRetryTimer = try? Timer(loop: loop)
+            serving.listenRetryTimer?.unref()
         }
-        listenRetryTimer?.start(afterMs: Self.acceptPauseMs) { [unowned self] in
+        serving.listenRetryTimer?.start(afterMs: Self.acceptPauseMs) { [unowned self] in
             onLoop { $0.listenAgain() }
         }
     }
 
     private func listenAgain() {
-        guard listener == nil, listenRetryTimer != nil else { return }  // stopped meanwhile
+        guard let serving, serving.listener == nil else { return }  // stopped meanwhile
         do {
             _ = try listen(port: boundPort)
             logger.notice("accepting again", metadata: ["lifesignal.port": "\(boundPort)"])
         } catch {
             logThrottled(.acceptFailed, "accept failed", ["lifesignal.error": "\(error)"])
-            scheduleListenAgain()
+            scheduleListenAgain(serving)
         }
     }
 }

@@ -37,7 +37,7 @@ extension Broker {
         snapshot.storeBacklog = storeBacklog
         snapshot.deadlinesPending = deadlines?.count ?? 0
         snapshot.storeRetriesPending = storeRetries.count
-        snapshot.accepting = listener != nil
+        snapshot.accepting = isAccepting
         snapshot.requests = requestMetrics?.snapshot
         if let database = cluster?.executor.database {
             snapshot.postgresLeasesInUse = database.leasesInUse

@@ -24,7 +24,7 @@ public struct Readiness: Sendable, Equatable {
 
 extension Broker {
     public func readiness(timeout: Duration = .seconds(2)) async -> Readiness {
-        let accepting = listener != nil
+        let accepting = isAccepting
         let storeProblem: String?
         do {
             if let cluster { try cluster.checkBatchesAreMoving() }

@@ -1,0 +1,49 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import LifeSignalBroker
+import Testing
+
+/// The broker's lifecycle owns its listener and timers: a broker starts once, and once it stops
+/// accepting nothing it held is open and nothing new is started.
+@Suite(.timeLimit(.minutes(5))) struct BrokerLifecycleTests {
+    @Test func aBrokerStartsOnce() async throws {
+        let server = try InProcessBroker()
+        defer { server.stop() }
+        #expect(await server.broker.isAccepting)
+        await #expect(throws: StartFailure.self) { _ = try await server.broker.start() }
+        #expect(await server.broker.isAccepting)
+    }
+
+    @Test func aStoppedBrokerHoldsNothingAndStartsNothingNew() async throws {
+        let server = try InProcessBroker()
+        defer { server.stop() }
+        await server.broker.stopAccepting()
+        #expect(await !server.broker.isAccepting)
+        #expect(await !server.broker.hasDeadlineScheduler)
+        // A store failure reported after the stop queues no retry and starts no timer.
+        await server.broker.retryAfterStoreFailure(.reload(userID: "u_late"))
+        #expect(await server.broker.storeRetries.isEmpty)
+        await #expect(throws: StartFailure.self) { _ = try await server.broker.start() }
+        // The port is closed, not merely ignored.
+        #expect(connectionIsRefused(port: server.port))
+    }
+
+    private func connectionIsRefused(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return result == -1 && errno == ECONNREFUSED
+    }
+}
+
+extension Broker {
+    fileprivate var hasDeadlineScheduler: Bool { deadlines != nil }
+}
