@@ -91,9 +91,8 @@ extension ClusterDevice {
                             from connection: ClientConnection) {
         let (userID, maxContacts) = (self.userID, node.configuration.maxContacts)
         guard let broker = node.broker else { return }
-        let nowMs = node.loop.cachedNowMs
-        guard broker.onLoop({ $0.failedAdds.hasToken(userID, nowMs: nowMs) }) else {
-            return refuse(request, on: connection, ProtocolError(.rateLimited, "too many contacts.add with unknown QR codes"))
+        if let refusal = broker.onLoop({ $0.failedAddsRefusal(for: userID) }) {
+            return refuse(request, on: connection, refusal)
         }
         answer(request, on: connection, { executor -> ClusterExecutor.Commit<JSONObject>? in
             guard let otherID = try await executor.userID(forQRCode: qrCode) else { return nil }
@@ -104,8 +103,7 @@ extension ClusterDevice {
             }
         }, finish: { [self, node] commit in
             guard let commit else {
-                let nowMs = node.loop.cachedNowMs
-                node.broker?.onLoop { _ = $0.failedAdds.take(userID, nowMs: nowMs) }
+                node.broker?.onLoop { $0.recordFailedAdd(by: userID) }
                 return .refused(.notFound("no user has that QR code"))
             }
             return committed(commit)

@@ -5,14 +5,16 @@ extension UserSession {
     /// `contacts.add`: the owner of `qrCode` becomes a contact, both sides at once (§5).
     func addContact(qrCode: String, isResponder: Bool, isDependent: Bool, _ request: Request,
                     from connection: ClientConnection) {
-        guard !refuseIfTooManyFailedAdds(request, from: connection) else { return }
+        let userID = self.userID
+        if let refusal = broker.onLoop({ $0.failedAddsRefusal(for: userID) }) {
+            return connection.respond(error: refusal, rid: request.rid)
+        }
         let maxContacts = configuration.maxContacts
         afterQuery(.userIDForQRCode(qrCode), for: request, from: connection) { session, answer in
             guard case .userID(let otherID?) = answer else {
-                session.recordFailedAdd()
+                session.broker.onLoop { $0.recordFailedAdd(by: userID) }
                 return connection.respond(error: .notFound("no user has that QR code"), rid: request.rid)
             }
-            let userID = session.userID
             session.run(request, from: connection, involving: [otherID]) { (step) throws(ProtocolError) in
                 try ContactRules.add(otherID, by: userID, qrCode: qrCode, isResponder: isResponder,
                                      isDependent: isDependent, maxContacts: maxContacts, in: &step)
