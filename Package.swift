@@ -61,10 +61,31 @@ let package = Package(
             dependencies: ["LifeSignalProtocol"],
             swiftSettings: strictSwift6
         ),
-        // The rules (DESIGN §6): plain functions of the accounts a request touches, no I/O.
+        // The rules: plain functions of the accounts a request touches, no I/O.
         .target(
             name: "LifeSignalRules",
             dependencies: ["LifeSignalProtocol"],
+            swiftSettings: strictSwift6
+        ),
+        // Token buckets, alone and keyed: the broker's limits and the push queue's throttles.
+        .target(
+            name: "LifeSignalLimits",
+            swiftSettings: strictSwift6
+        ),
+        // Pushes leave through a gateway: recording (the default) or FCM HTTP v1 with its fair queue.
+        .target(
+            name: "LifeSignalPush",
+            dependencies: [
+                "LifeSignalUV",  // Locked
+                "LifeSignalProtocol",
+                "LifeSignalLimits",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
             swiftSettings: strictSwift6
         ),
         .target(
@@ -74,6 +95,8 @@ let package = Package(
                 "LifeSignalProtocol",
                 "LifeSignalRules",
                 "LifeSignalPostgres",
+                "LifeSignalLimits",
+                "LifeSignalPush",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -89,7 +112,7 @@ let package = Package(
             ],
             swiftSettings: strictSwift6
         ),
-        // The cluster's store (DESIGN §7): PostgreSQL through postgres-nio, schema and migrations.
+        // The cluster's store: PostgreSQL through postgres-nio, schema and migrations.
         .target(
             name: "LifeSignalPostgres",
             dependencies: [
@@ -116,6 +139,7 @@ let package = Package(
             name: "lsbroker",
             dependencies: [
                 "LifeSignalBroker",
+                "LifeSignalPush",
                 "LifeSignalProtocol",
                 "LifeSignalUV",
                 "LifeSignalVersion",
@@ -162,6 +186,7 @@ let package = Package(
             name: "LifeSignalBrokerTests",
             dependencies: [
                 "LifeSignalBroker", "LifeSignalRules", "LifeSignalClient", "LifeSignalProtocol", "LifeSignalUV",
+                "LifeSignalPush", "LifeSignalLimits",
                 "LifeSignalFuzzing",
                 .product(name: "Logging", package: "swift-log"),
             ],

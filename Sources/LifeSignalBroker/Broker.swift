@@ -1,5 +1,7 @@
 import DequeModule
+import LifeSignalLimits
 import LifeSignalProtocol
+import LifeSignalPush
 import LifeSignalUV
 import Logging
 

@@ -1,3 +1,5 @@
+import LifeSignalPush
+
 /// Every setting of the broker, resolved once from options and environment.
 ///
 /// | key (`--option`, `LSBROKER_…`) | default | meaning |

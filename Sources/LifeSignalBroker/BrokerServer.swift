@@ -1,5 +1,6 @@
 import Foundation
 import LifeSignalPostgres
+import LifeSignalPush
 import LifeSignalUV
 import Logging
 import Prometheus

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LifeSignalBroker
 import LifeSignalProtocol
+import LifeSignalPush
 import Logging
 
 /// `lsbroker pushes`: the pushes the broker has recorded (PROTOCOL §7), read from its store.

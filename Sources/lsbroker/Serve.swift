@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LifeSignalBroker
 import LifeSignalPostgres
+import LifeSignalPush
 import LifeSignalVersion
 import Logging
 

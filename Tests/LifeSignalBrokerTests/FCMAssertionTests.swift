@@ -1,8 +1,9 @@
-import _CryptoExtras
 import Crypto
 import Foundation
 @testable import LifeSignalBroker
+@testable import LifeSignalPush
 import Testing
+import _CryptoExtras
 
 /// The JWT a service account trades for an access token: header, claims and an RS256 signature
 /// that the account's public key verifies.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LifeSignalBroker
+@testable import LifeSignalPush
 import Testing
 
 /// When a send is tried again, and what each FCM answer means: plain functions, no sockets.

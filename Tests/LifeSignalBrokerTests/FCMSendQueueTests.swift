@@ -1,6 +1,7 @@
 import Foundation
 @testable import LifeSignalBroker
 import LifeSignalProtocol
+@testable import LifeSignalPush
 import LifeSignalUV
 import Logging
 import Testing

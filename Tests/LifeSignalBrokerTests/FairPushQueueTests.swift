@@ -1,5 +1,6 @@
 @testable import LifeSignalBroker
 import LifeSignalProtocol
+@testable import LifeSignalPush
 import Testing
 
 /// Which push FCM gets next, and what is dropped: the pure queue, driven with explicit times.

@@ -1,4 +1,5 @@
 @testable import LifeSignalBroker
+@testable import LifeSignalLimits
 import Testing
 
 @Suite struct KeyedRateLimiterTests {

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 @testable import LifeSignalBroker
 import LifeSignalProtocol
+@testable import LifeSignalPush
 import Testing
 
 /// `StoreChange.pruneNotifications` on the real SQLite store: the newest kept, the pushes of the

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LifeSignalBroker
+@testable import LifeSignalPush
 import LifeSignalUV
 import Logging
 import Testing

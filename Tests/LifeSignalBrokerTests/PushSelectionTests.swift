@@ -1,5 +1,6 @@
 @testable import LifeSignalBroker
 import LifeSignalProtocol
+@testable import LifeSignalPush
 import Testing
 
 /// PROTOCOL §7: which devices a notification is pushed to, and the FCM body they get.

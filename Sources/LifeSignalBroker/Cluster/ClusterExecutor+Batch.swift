@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalPush
 import LifeSignalRules
 import PostgresNIO
 

@@ -1,5 +1,6 @@
 import LifeSignalPostgres
 import LifeSignalProtocol
+import LifeSignalPush
 import LifeSignalRules
 import PostgresNIO
 

@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalPush
 import PostgresNIO
 
 /// Presence reconciled, not hoped for (issue 24): a row that says a device is online here while

@@ -1,7 +1,8 @@
 import LifeSignalPostgres
+import LifeSignalPush
+import LifeSignalUV
 import Logging
 import PostgresNIO
-import LifeSignalUV
 
 /// The pushes a cluster has recorded and its users' names, read from PostgreSQL for
 /// `lsbroker pushes --postgres` and `lsbroker users --postgres` (the cluster's `PushLog` and user

@@ -1,5 +1,6 @@
 import CoreMetrics
 import LifeSignalProtocol
+import LifeSignalPush
 
 extension ClusterNode {
     /// What a step committed: its events to this broker's devices now, a hint to the other

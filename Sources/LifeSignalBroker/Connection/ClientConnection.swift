@@ -1,4 +1,5 @@
 import DequeModule
+import LifeSignalLimits
 import LifeSignalProtocol
 import LifeSignalUV
 import Logging

@@ -1,3 +1,4 @@
+import LifeSignalLimits
 import LifeSignalUV
 
 /// One token bucket per source address: an IPv4 address, or an IPv6 /64 (what one subscriber

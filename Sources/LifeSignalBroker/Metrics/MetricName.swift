@@ -1,3 +1,5 @@
+import LifeSignalPush
+
 /// Every metric the broker exports (docs/OPERATIONS.md, "Metrics"): one list, so that the code,
 /// `lsbroker stats`, the docs and deploy/grafana name them alike.
 public enum MetricName {
@@ -27,11 +29,11 @@ public enum MetricName {
     public static let slowReaderCuts = "lifesignal_slow_reader_cuts_total"
     public static let deadlinesFired = "lifesignal_deadlines_fired_total"
 
-    // Pushes (Push/).
-    public static let pushes = "lifesignal_pushes_total"
-    public static let pushBacklog = "lifesignal_push_backlog"
+    // Pushes (the LifeSignalPush module).
+    public static let pushes = PushMetrics.Name.pushes
+    public static let pushBacklog = PushMetrics.Name.backlog
     /// One FCM `messages:send` round trip (the FCM gateway only).
-    public static let pushSendDuration = "lifesignal_push_send_duration_seconds"
+    public static let pushSendDuration = PushMetrics.Name.sendDuration
 
     // A cluster's PostgreSQL (ClusterDatabase, ClusterNode).
     public static let postgresLeasesInUse = "lifesignal_postgres_leases_in_use"

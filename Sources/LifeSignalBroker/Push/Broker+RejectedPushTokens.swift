@@ -1,3 +1,4 @@
+import LifeSignalPush
 import Logging
 
 /// A token the push service gave up on (FCM: UNREGISTERED, or not a token at all) is removed

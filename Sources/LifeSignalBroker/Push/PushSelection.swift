@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalPush
 
 /// Who is pushed for a stored notification, and with what (PROTOCOL §7). Pure, so that the
 /// rules are testable without a broker.

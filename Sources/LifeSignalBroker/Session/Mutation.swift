@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalPush
 
 /// What one request changes, collected while its rules run and committed as one store write:
 /// the durable changes for every user it touched, and the events to release after the commit.

@@ -4,11 +4,19 @@ import Metrics
 /// process bootstrapped exports them). Every gateway counts, so `lsbroker stats` shows pushes
 /// whether they are only recorded or sent through FCM. Made once per gateway: a handle per
 /// message would look the metric up every time.
-struct PushMetrics: Sendable {
+package struct PushMetrics: Sendable {
+    /// The names this module exports under (the broker's `MetricName` lists them with the rest).
+    package enum Name {
+        package static let pushes = "lifesignal_pushes_total"
+        package static let backlog = "lifesignal_push_backlog"
+        /// One FCM `messages:send` round trip (the FCM gateway only).
+        package static let sendDuration = "lifesignal_push_send_duration_seconds"
+    }
+
     /// How a message ended, plus `retried` for each try after the first, `dropped` for what a
     /// queue had no room for, `coalesced` for a ping replaced by a newer one before it was sent,
     /// and `throttled` for a ping past its sender's budget (all three stay in the store only).
-    enum Result: String, CaseIterable {
+    package enum Result: String, CaseIterable {
         /// Kept in the store only (the default gateway).
         case recorded
         case sent, retried, unregistered, invalid, failed
@@ -18,25 +26,25 @@ struct PushMetrics: Sendable {
 
     private let results: [String: Counter]
     /// Messages accepted and not yet finished (waiting or being sent).
-    let backlog: Gauge
+    package let backlog: Gauge
     /// One HTTP round trip to `messages:send`, whatever it answered.
-    let sendDuration: Metrics.Timer
+    package let sendDuration: Metrics.Timer
 
     /// `factory`: the process's bootstrapped backend, or a test's own (no global bootstrap needed).
-    init(factory: any MetricsFactory = MetricsSystem.factory) {
+    package init(factory: any MetricsFactory = MetricsSystem.factory) {
         var results: [String: Counter] = [:]
         for result in Result.allCases {
-            results[result.rawValue] = Counter(label: MetricName.pushes, dimensions: [("result", result.rawValue)],
+            results[result.rawValue] = Counter(label: Name.pushes, dimensions: [("result", result.rawValue)],
                                                factory: factory)
         }
         self.results = results
-        backlog = Gauge(label: MetricName.pushBacklog, factory: factory)
+        backlog = Gauge(label: Name.backlog, factory: factory)
         backlog.record(0)  // exported from the start, not only once something waited
-        sendDuration = Metrics.Timer(label: "lifesignal_push_send_duration_seconds", preferredDisplayUnit: .seconds,
+        sendDuration = Metrics.Timer(label: Name.sendDuration, preferredDisplayUnit: .seconds,
                                      factory: factory)
     }
 
-    func count(_ result: Result, _ amount: Int = 1) {
+    package func count(_ result: Result, _ amount: Int = 1) {
         guard amount > 0 else { return }
         results[result.rawValue]?.increment(by: amount)
     }

@@ -1,5 +1,5 @@
 /// How one try to send a message to FCM ended.
-enum FCMTryResult: Sendable, Equatable {
+package enum FCMTryResult: Sendable, Equatable {
     case answered(FCMSendOutcome)
     /// The token endpoint refused or could not be reached: nothing was sent.
     case noAccessToken(String)
@@ -7,7 +7,7 @@ enum FCMTryResult: Sendable, Equatable {
     case unreachable(String)
 
     /// Whether the message may be sent by trying again, and not before when.
-    var retry: (after: Duration?, rateLimited: Bool)? {
+    package var retry: (after: Duration?, rateLimited: Bool)? {
         switch self {
         case .answered(.rateLimited(let after)): (after, true)
         case .answered(.retry(let after)): (after, false)

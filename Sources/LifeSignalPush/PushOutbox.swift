@@ -5,8 +5,8 @@ import Synchronization
 /// Hands committed pushes to the gateway on a serial queue of its own, so that a slow or
 /// failing gateway never holds up the loop. The backlog is bounded: past it, batches are
 /// left to the store, where they are already durable.
-final class PushOutbox: Sendable {
-    static let maxPendingBatches = 10_000
+package final class PushOutbox: Sendable {
+    package static let maxPendingBatches = 10_000
 
     private let gateway: any PushGateway
     private let logger: Logger
@@ -15,19 +15,19 @@ final class PushOutbox: Sendable {
     /// Set while batches are being dropped, so that a stalled gateway logs once, not per batch.
     private let dropping = Atomic<Bool>(false)
 
-    init(gateway: any PushGateway, logger: Logger) {
+    package init(gateway: any PushGateway, logger: Logger) {
         self.gateway = gateway
         self.logger = logger
     }
 
     /// The gateway's way back to the broker (tokens it found dead), given when the broker starts.
-    func start(feedback: PushFeedback) { gateway.start(feedback: feedback) }
+    package func start(feedback: PushFeedback) { gateway.start(feedback: feedback) }
 
     /// Lets the gateway finish: called once the broker has stopped routing.
-    func shutdown() async { await gateway.shutdown() }
+    package func shutdown() async { await gateway.shutdown() }
 
     /// Called on the loop after a commit; returns at once.
-    func deliver(_ messages: [PushMessage]) {
+    package func deliver(_ messages: [PushMessage]) {
         guard !messages.isEmpty else { return }
         guard pendingBatches.add(1, ordering: .relaxed).newValue <= Self.maxPendingBatches else {
             pendingBatches.subtract(1, ordering: .relaxed)

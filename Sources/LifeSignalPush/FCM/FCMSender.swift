@@ -7,20 +7,20 @@ import NIOCore
 /// Tries to send one message to FCM, within `tryTimeout`, and reports how it ended: counted, logged,
 /// and a token FCM has given up on handed to the broker to remove from its device. Whether and
 /// when to try again is `FairPushQueue`'s. Never logs a push token, an access token or the assertion.
-struct FCMSender: Sendable {
+package struct FCMSender: Sendable {
     /// One try's bound: a slow FCM costs a send slot this long at most, then the try counts as failed.
-    static let defaultTryTimeout: Duration = .seconds(10)
+    package static let defaultTryTimeout: Duration = .seconds(10)
 
-    let settings: FCMSettings
-    let client: HTTPClient
-    let tokens: FCMAccessTokens
-    let metrics: PushMetrics
-    let logger: Logger
-    var tryTimeout = Self.defaultTryTimeout
+    package let settings: FCMSettings
+    package let client: HTTPClient
+    package let tokens: FCMAccessTokens
+    package let metrics: PushMetrics
+    package let logger: Logger
+    package var tryTimeout = Self.defaultTryTimeout
     /// Asks the broker to remove a rejected token (set when the broker starts).
-    let tokenRejected: @Sendable (PushMessage) -> Void
+    package let tokenRejected: @Sendable (PushMessage) -> Void
 
-    func tryOnce(_ message: PushMessage) async -> FCMTryResult {
+    package func tryOnce(_ message: PushMessage) async -> FCMTryResult {
         let accessToken: String
         do {
             accessToken = try await tokens.token()
@@ -49,7 +49,7 @@ struct FCMSender: Sendable {
     }
 
     /// Counts and logs how a try ended, and what the queue decided.
-    func report(_ message: PushMessage, _ result: FCMTryResult, _ decision: FairPushQueue.Decision, attempts: Int) {
+    package func report(_ message: PushMessage, _ result: FCMTryResult, _ decision: FairPushQueue.Decision, attempts: Int) {
         switch (result, decision) {
         case (.answered(.sent), _):
             metrics.count(.sent)
@@ -109,7 +109,7 @@ struct FCMSender: Sendable {
 }
 
 extension Metrics.Timer {
-    func recordInterval(since start: ContinuousClock.Instant) {
+    package func recordInterval(since start: ContinuousClock.Instant) {
         let elapsed = ContinuousClock.now - start
         let (seconds, attoseconds) = elapsed.components
         recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)

@@ -3,22 +3,22 @@
 /// Bounded: a bucket that has refilled is the same as none and is dropped when the table has
 /// doubled since the last sweep (amortized O(1)); past `maxEntries` live buckets, new keys are
 /// refused until some refill.
-struct KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
-    static var maxEntries: Int { 100_000 }
+package struct KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
+    package static var maxEntries: Int { 100_000 }
 
     private let rate: TokenBucket.Rate
     private var buckets: [Key: TokenBucket] = [:]
     private var sweepAt = 1_024
 
-    init(ratePerSecond: Double, burst: Int) {
+    package init(ratePerSecond: Double, burst: Int) {
         rate = TokenBucket.Rate(ratePerSecond: ratePerSecond, burst: burst)
     }
 
-    var isEnabled: Bool { rate.isEnabled }
-    var count: Int { buckets.count }
+    package var isEnabled: Bool { rate.isEnabled }
+    package var count: Int { buckets.count }
 
     /// Takes a token for `key` at `nowMs`; false when its bucket is empty.
-    mutating func take(_ key: Key, nowMs: UInt64) -> Bool {
+    package mutating func take(_ key: Key, nowMs: UInt64) -> Bool {
         guard rate.isEnabled else { return true }
         if let index = buckets.index(forKey: key) { return buckets.values[index].take(nowMs: nowMs, rate: rate) }
         if buckets.count >= sweepAt {
@@ -34,7 +34,7 @@ struct KeyedRateLimiter<Key: Hashable & Sendable>: Sendable {
 
     /// Whether `take` would succeed now, without taking: for limits that count only failures,
     /// checked before the request runs and charged after it failed.
-    func hasToken(_ key: Key, nowMs: UInt64) -> Bool {
+    package func hasToken(_ key: Key, nowMs: UInt64) -> Bool {
         buckets[key]?.hasToken(nowMs: nowMs, rate: rate) ?? true
     }
 }

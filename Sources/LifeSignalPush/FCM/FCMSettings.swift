@@ -31,5 +31,5 @@ public struct FCMSettings: Sendable {
     }
 
     /// `POST` here sends one message (FCM HTTP v1 `messages:send`).
-    var sendURL: String { "\(endpoint)/v1/projects/\(serviceAccount.projectID)/messages:send" }
+    package var sendURL: String { "\(endpoint)/v1/projects/\(serviceAccount.projectID)/messages:send" }
 }

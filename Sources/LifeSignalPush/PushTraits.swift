@@ -2,24 +2,24 @@ import LifeSignalProtocol
 
 /// What a queue needs to know of a push to schedule it fairly, read from its FCM body's `data`
 /// (the store keeps only the body): its type, and who caused it.
-struct PushTraits: Sendable, Equatable {
-    let type: NotificationType?
+package struct PushTraits: Sendable, Equatable {
+    package let type: NotificationType?
     /// The contact the notification is about: for a ping, its sender.
-    let relatedContactID: String?
+    package let relatedContactID: String?
 
     /// Alerts, their cancellation and missed check-ins: never dropped, sent before anything else.
-    static let safetyTypes: Set<NotificationType> = [.alert, .alertCancelled, .nonResponsive]
+    package static let safetyTypes: Set<NotificationType> = [.alert, .alertCancelled, .nonResponsive]
 
-    var isSafety: Bool { type.map(Self.safetyTypes.contains) ?? false }
-    var isPing: Bool { type == .ping }
+    package var isSafety: Bool { type.map(Self.safetyTypes.contains) ?? false }
+    package var isPing: Bool { type == .ping }
 
-    init(type: NotificationType?, relatedContactID: String?) {
+    package init(type: NotificationType?, relatedContactID: String?) {
         self.type = type
         self.relatedContactID = relatedContactID
     }
 
     /// A body that is not an FCM message (never made by the broker) is an ordinary push.
-    init(_ message: PushMessage) {
+    package init(_ message: PushMessage) {
         let data = (try? JSONValue.parse(message.body))?.objectValue?["message"]?.objectValue?["data"]?.objectValue
         self.init(type: data?["type"]?.stringValue.flatMap(NotificationType.init(rawValue:)),
                   relatedContactID: data?["relatedContactID"]?.stringValue)

@@ -1,20 +1,20 @@
 import Crypto
-import _CryptoExtras
 import Foundation
+import _CryptoExtras
 
 /// The signed JWT a service account trades for an access token (RFC 7523; Google's
 /// "OAuth 2.0 for server to server applications"): RS256 over `header.claims`.
-enum FCMAssertion {
-    static let scope = "https://www.googleapis.com/auth/firebase.messaging"
+package enum FCMAssertion {
+    package static let scope = "https://www.googleapis.com/auth/firebase.messaging"
     /// Google accepts at most an hour.
-    static let lifetimeSeconds: Int64 = 3600
+    package static let lifetimeSeconds: Int64 = 3600
 
-    struct Header: Codable, Equatable {
+    package struct Header: Codable, Equatable {
         var alg = "RS256"
         var typ = "JWT"
     }
 
-    struct Claims: Codable, Equatable {
+    package struct Claims: Codable, Equatable {
         let iss: String
         let scope: String
         let aud: String
@@ -22,13 +22,13 @@ enum FCMAssertion {
         let exp: Int64
     }
 
-    static func claims(for account: FCMServiceAccount, issuedAt: Int64) -> Claims {
+    package static func claims(for account: FCMServiceAccount, issuedAt: Int64) -> Claims {
         Claims(iss: account.clientEmail, scope: scope, aud: account.tokenURI, iat: issuedAt,
                exp: issuedAt + lifetimeSeconds)
     }
 
     /// `base64url(header).base64url(claims).base64url(RSASSA-PKCS1-v1_5 SHA-256 signature)`.
-    static func signed(for account: FCMServiceAccount, issuedAt: Int64) throws -> String {
+    package static func signed(for account: FCMServiceAccount, issuedAt: Int64) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys
         let header = Base64URL.encode(try encoder.encode(Header()))

@@ -1,13 +1,13 @@
-import Logging
 import LifeSignalUV
+import Logging
 
 /// Runs a `FairPushQueue`: one task hands due messages to at most `maxConcurrentSends` sends at
 /// once (one HTTP/2 connection carries them) and wakes when a message arrives, a send ends or a
 /// backoff runs out. Enqueueing never blocks the caller (the broker's push queue). What the queue
 /// does not take stays in the store's `pushes` table, counted and logged once per run of drops.
-final class FCMSendQueue: Sendable {
-    typealias Send = @Sendable (PushMessage) async -> FCMTryResult
-    typealias Report = @Sendable (PushMessage, FCMTryResult, FairPushQueue.Decision, _ attempts: Int) -> Void
+package final class FCMSendQueue: Sendable {
+    package typealias Send = @Sendable (PushMessage) async -> FCMTryResult
+    package typealias Report = @Sendable (PushMessage, FCMTryResult, FairPushQueue.Decision, _ attempts: Int) -> Void
 
     private let state: Locked<FairPushQueue>
     private let wake: AsyncStream<Void>.Continuation
@@ -18,7 +18,7 @@ final class FCMSendQueue: Sendable {
     /// Set while pushes are being dropped, so that a flood logs once, not per message.
     private let dropping = Locked(false)
 
-    init(limits: FairPushQueue.Limits = .init(), metrics: PushMetrics, logger: Logger, send: @escaping Send,
+    package init(limits: FairPushQueue.Limits = .init(), metrics: PushMetrics, logger: Logger, send: @escaping Send,
          report: @escaping Report) {
         let state = Locked(FairPushQueue(limits: limits))
         let (wakeups, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -64,7 +64,7 @@ final class FCMSendQueue: Sendable {
 
     /// Returns at once, whether the message was taken (or merged into one waiting); never blocks.
     @discardableResult
-    func enqueue(_ message: PushMessage) -> Bool {
+    package func enqueue(_ message: PushMessage) -> Bool {
         let traits = PushTraits(message)
         let (admission, backlog) = state.withLock { queue in
             (queue.enqueue(message, traits: traits, now: start.duration(to: .now)), queue.backlog)
@@ -90,7 +90,7 @@ final class FCMSendQueue: Sendable {
     }
 
     /// Stops taking messages and ends the sends in flight (their messages stay in the store).
-    func close() async {
+    package func close() async {
         state.withLock { $0.close() }
         wake.finish()
         await dispatcher.value

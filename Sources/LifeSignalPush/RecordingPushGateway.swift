@@ -3,12 +3,12 @@ import Logging
 /// The default gateway: the store has already recorded each message with its notification,
 /// which is where `lsbroker pushes` reads them, so this only counts and logs them.
 public struct RecordingPushGateway: PushGateway {
-    let logger: Logger
-    let metrics: PushMetrics
+    package let logger: Logger
+    package let metrics: PushMetrics
 
     public init(logger: Logger) { self.init(logger: logger, metrics: PushMetrics()) }
 
-    init(logger: Logger, metrics: PushMetrics) {
+    package init(logger: Logger, metrics: PushMetrics) {
         self.logger = logger
         self.metrics = metrics
     }

@@ -20,7 +20,7 @@ public final class FCMPushGateway: PushGateway {
         self.init(settings: settings, logger: logger, limits: limits)
     }
 
-    init(settings: FCMSettings, logger: Logger, limits: FairPushQueue.Limits,
+    package init(settings: FCMSettings, logger: Logger, limits: FairPushQueue.Limits,
          tryTimeout: Duration = FCMSender.defaultTryTimeout) {
         var configuration = HTTPClient.Configuration()
         configuration.httpVersion = .automatic

@@ -2,7 +2,7 @@ import Foundation
 
 /// What one answer of FCM's `messages:send` means for the message and its token
 /// (FCM HTTP v1 error codes; `google.rpc.Status` bodies with `FcmError` details).
-enum FCMSendOutcome: Equatable {
+package enum FCMSendOutcome: Equatable {
     case sent
     /// FCM no longer knows the token (app uninstalled, token expired): remove it from its device.
     case unregistered
@@ -17,7 +17,7 @@ enum FCMSendOutcome: Equatable {
     /// Anything else (a bad request, a sender mismatch): trying again would not help.
     case failed(status: Int, reason: String)
 
-    init(status: Int, body: Data, retryAfterHeader: String?) {
+    package init(status: Int, body: Data, retryAfterHeader: String?) {
         switch status {
         case 200..<300:
             self = .sent

@@ -1,5 +1,5 @@
-import _CryptoExtras
 import Foundation
+import _CryptoExtras
 
 /// A Google service account as its JSON key file gives it: who the broker is to Google's token
 /// endpoint, and the key it signs its token requests with.
@@ -8,7 +8,7 @@ public struct FCMServiceAccount: Sendable {
     public let clientEmail: String
     /// Where access tokens are asked for (`token_uri`).
     public let tokenURI: String
-    let signingKey: _RSA.Signing.PrivateKey
+    package let signingKey: _RSA.Signing.PrivateKey
 
     /// Why a key file cannot be used; says which field, never the key itself.
     public struct Invalid: Error, CustomStringConvertible {

@@ -15,13 +15,13 @@ public struct FCMBackoff: Sendable, Equatable {
     public init() {}
 
     /// Whether a message that has been tried `attempts` times may be tried again.
-    func allowsRetry(after attempts: Int, isSafety: Bool = false) -> Bool { isSafety || attempts < maxAttempts }
+    package func allowsRetry(after attempts: Int, isSafety: Bool = false) -> Bool { isSafety || attempts < maxAttempts }
 
     /// The wait after try number `attempt` (1-based) failed. `unit` in 0..<1 picks the jitter:
     /// between half and all of `baseDelay * 2^(attempt-1)` (at most `maxDelay`); after a 429
     /// without `Retry-After`, between all and 1.25 times `rateLimitedDelay * 2^(attempt-1)`, so
     /// never under a minute.
-    func delay(afterAttempt attempt: Int, retryAfter: Duration?, rateLimited: Bool = false, unit: Double) -> Duration {
+    package func delay(afterAttempt attempt: Int, retryAfter: Duration?, rateLimited: Bool = false, unit: Double) -> Duration {
         let doublings = min(max(attempt - 1, 0), 30)
         let unit = min(max(unit, 0), 1)
         if rateLimited && retryAfter == nil {
@@ -36,7 +36,7 @@ public struct FCMBackoff: Sendable, Equatable {
 
     /// A `Retry-After` header's wait: delta-seconds (what FCM sends). An HTTP date or anything
     /// else is not understood and leaves the backoff to decide.
-    static func retryAfter(header value: String?) -> Duration? {
+    package static func retryAfter(header value: String?) -> Duration? {
         guard let value, let seconds = Int64(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 else {
             return nil
         }

@@ -6,10 +6,10 @@ import NIOCore
 /// The OAuth2 access token FCM sends are authorised with: fetched from the service account's
 /// `token_uri` with a signed assertion, kept until shortly before it expires, and fetched once for
 /// all the sends that need it at the same moment.
-actor FCMAccessTokens {
+package actor FCMAccessTokens {
     /// Why no token could be had; says what the endpoint answered, never a token or the assertion.
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+    package struct Failure: Error, CustomStringConvertible {
+        package let description: String
     }
 
     private struct Token {
@@ -19,9 +19,9 @@ actor FCMAccessTokens {
 
     /// Renewed this long before `expires_in` runs out, so that a send never carries one that expires
     /// on the way.
-    static let refreshMargin: Duration = .seconds(60)
+    package static let refreshMargin: Duration = .seconds(60)
     /// After a failed fetch, sends wait this long before asking again rather than hammering the endpoint.
-    static let failureCooldown: Duration = .seconds(1)
+    package static let failureCooldown: Duration = .seconds(1)
 
     private let account: FCMServiceAccount
     private let client: HTTPClient
@@ -30,13 +30,13 @@ actor FCMAccessTokens {
     private var fetching: Task<Token, any Error>?
     private var lastFailure: (error: Failure, at: ContinuousClock.Instant)?
 
-    init(account: FCMServiceAccount, client: HTTPClient, logger: Logger) {
+    package init(account: FCMServiceAccount, client: HTTPClient, logger: Logger) {
         self.account = account
         self.client = client
         self.logger = logger
     }
 
-    func token() async throws -> String {
+    package func token() async throws -> String {
         if let current, ContinuousClock.now < current.refreshAt { return current.value }
         if let lastFailure, ContinuousClock.now < lastFailure.at + Self.failureCooldown { throw lastFailure.error }
         let task: Task<Token, any Error>
@@ -59,7 +59,7 @@ actor FCMAccessTokens {
     }
 
     /// FCM refused `value` (401): the next send fetches a new one.
-    func invalidate(_ value: String) {
+    package func invalidate(_ value: String) {
         if current?.value == value { current = nil }
     }
 

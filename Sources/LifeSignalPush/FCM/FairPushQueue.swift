@@ -1,4 +1,5 @@
 import DequeModule
+import LifeSignalLimits
 
 /// The pushes waiting for FCM, chosen so that no recipient's traffic costs another's. Pure: the
 /// time is passed in (a duration since some start), so tests drive it without a clock.
@@ -12,8 +13,8 @@ import DequeModule
 ///   would collapse them anyway), and each sender's pings are pushed within `pingsPerMinute`.
 /// - Recipients take turns; a try that failed in a way that may pass waits here, not in a send
 ///   slot, so a slow or refusing FCM lowers throughput and holds up nobody.
-struct FairPushQueue {
-    struct Limits: Sendable {
+package struct FairPushQueue {
+    package struct Limits: Sendable {
         var capacity = 10_000
         var perRecipient = 64
         var maxConcurrentSends = 8
@@ -24,7 +25,7 @@ struct FairPushQueue {
     }
 
     /// What became of a message handed to `enqueue`.
-    enum Admission: Equatable {
+    package enum Admission: Equatable {
         case queued
         /// Queued, and an older push (of this recipient, or of the one with most waiting) dropped.
         case queuedDroppingAnother
@@ -39,7 +40,7 @@ struct FairPushQueue {
     }
 
     /// What to do with a message after a try.
-    enum Decision: Equatable {
+    package enum Decision: Equatable {
         case done
         /// Tried again once `at` has come.
         case retry(at: Duration)
@@ -47,7 +48,7 @@ struct FairPushQueue {
     }
 
     /// A message taken to be sent, given back to `finish`.
-    struct Ticket: Sendable, Equatable {
+    package struct Ticket: Sendable, Equatable {
         let id: UInt64
         let message: PushMessage
         /// This try's number, 1 for the first.
@@ -69,7 +70,7 @@ struct FairPushQueue {
         var isEmpty: Bool { safety.isEmpty && others.isEmpty }
     }
 
-    let limits: Limits
+    package let limits: Limits
     private var recipients: [String: Recipient] = [:]
     /// The recipients with something waiting, in the order of their turns.
     private var turns: Deque<String> = []
@@ -82,17 +83,17 @@ struct FairPushQueue {
     private var lastPingCharge: (notificationID: String, allowed: Bool)?
     private(set) var isClosed = false
 
-    init(limits: Limits = Limits()) {
+    package init(limits: Limits = Limits()) {
         self.limits = limits
         pingBudget = KeyedRateLimiter(ratePerSecond: limits.pingsPerMinute / 60, burst: limits.pingBurst)
     }
 
     /// Messages waiting or being sent.
-    var backlog: Int { waitingSafety + waitingOthers + inFlight.count }
+    package var backlog: Int { waitingSafety + waitingOthers + inFlight.count }
 
-    mutating func close() { isClosed = true }
+    package mutating func close() { isClosed = true }
 
-    mutating func enqueue(_ message: PushMessage, traits: PushTraits, now: Duration) -> Admission {
+    package mutating func enqueue(_ message: PushMessage, traits: PushTraits, now: Duration) -> Admission {
         guard !isClosed else { return .closed }
         if traits.isSafety {
             insert(Entry(id: takeID(), message: message, traits: traits), safety: true)
@@ -119,7 +120,7 @@ struct FairPushQueue {
 
     /// The next message to send, if a send slot is free and one is due: safety first, recipients
     /// taking turns.
-    mutating func next(now: Duration) -> Ticket? {
+    package mutating func next(now: Duration) -> Ticket? {
         guard !isClosed, inFlight.count < limits.maxConcurrentSends else { return nil }
         if waitingSafety > 0, let ticket = take(safety: true, now: now) { return ticket }
         return waitingOthers > 0 ? take(safety: false, now: now) : nil
@@ -127,7 +128,7 @@ struct FairPushQueue {
 
     /// Records how a try ended; a message to be tried again waits until its backoff has passed.
     /// `jitter` in 0..<1 picks the wait within the backoff's range.
-    mutating func finish(_ ticket: Ticket, _ result: FCMTryResult, now: Duration, jitter: Double) -> Decision {
+    package mutating func finish(_ ticket: Ticket, _ result: FCMTryResult, now: Duration, jitter: Double) -> Decision {
         guard var entry = inFlight.removeValue(forKey: ticket.id) else { return .done }
         guard let retry = result.retry else { return .done }
         let backoff = limits.backoff
@@ -141,7 +142,7 @@ struct FairPushQueue {
     }
 
     /// When the earliest message that is waiting out a backoff is due (nil: none is).
-    func nextDue(after now: Duration) -> Duration? {
+    package func nextDue(after now: Duration) -> Duration? {
         var earliest: Duration?
         for recipient in recipients.values {
             for entry in recipient.safety + recipient.others where entry.notBefore > now {
