@@ -73,7 +73,8 @@ struct ConnectionStateMachine<Attachment, Incoming> {
     mutating func heard(atMs now: UInt64) { lastHeardMs = now }
 
     /// A frame arrived: it runs now, or waits behind a preparation so answers leave in order.
-    mutating func arrived(_ incoming: Incoming, size: Int, maxHeldBytes: Int) -> Arrival {
+    /// Consumed, so the common `.run` hands the frame back without a copy.
+    mutating func arrived(_ incoming: consuming Incoming, size: Int, maxHeldBytes: Int) -> Arrival {
         guard holds > 0 else { return .run(incoming) }
         held.append((incoming, size))
         heldBytes += size
