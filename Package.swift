@@ -67,6 +67,19 @@ let package = Package(
             dependencies: ["LifeSignalProtocol"],
             swiftSettings: strictSwift6
         ),
+        // The engine: what each request comes to (rule, accounts involved, limits), written once
+        // for every store.
+        .target(
+            name: "LifeSignalEngine",
+            dependencies: ["LifeSignalProtocol", "LifeSignalRules"],
+            swiftSettings: strictSwift6
+        ),
+        // What the test targets share: fixtures of accounts and ids for rule and engine tests.
+        .target(
+            name: "LifeSignalTesting",
+            dependencies: ["LifeSignalProtocol", "LifeSignalRules"],
+            swiftSettings: strictSwift6
+        ),
         // Token buckets, alone and keyed: the broker's limits and the push queue's throttles.
         .target(
             name: "LifeSignalLimits",
@@ -94,6 +107,7 @@ let package = Package(
                 "LifeSignalUV",
                 "LifeSignalProtocol",
                 "LifeSignalRules",
+                "LifeSignalEngine",
                 "LifeSignalPostgres",
                 "LifeSignalLimits",
                 "LifeSignalPush",
@@ -179,7 +193,12 @@ let package = Package(
         ),
         .testTarget(
             name: "LifeSignalRulesTests",
-            dependencies: ["LifeSignalRules", "LifeSignalProtocol"],
+            dependencies: ["LifeSignalRules", "LifeSignalProtocol", "LifeSignalTesting"],
+            swiftSettings: strictSwift6
+        ),
+        .testTarget(
+            name: "LifeSignalEngineTests",
+            dependencies: ["LifeSignalEngine", "LifeSignalRules", "LifeSignalProtocol", "LifeSignalTesting"],
             swiftSettings: strictSwift6
         ),
         .testTarget(

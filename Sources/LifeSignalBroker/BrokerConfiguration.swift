@@ -1,3 +1,4 @@
+import LifeSignalEngine
 import LifeSignalPush
 
 /// Every setting of the broker, resolved once from options and environment.
@@ -82,6 +83,11 @@ public struct BrokerConfiguration: Sendable {
 extension BrokerConfiguration {
     public struct Invalid: Error, CustomStringConvertible {
         public let description: String
+    }
+
+    /// The settings the rules take, as the engine hands them over.
+    var ruleLimits: RuleLimits {
+        RuleLimits(maxContacts: maxContacts, minCheckInIntervalSec: minCheckInIntervalSec)
     }
 
     /// Rejects settings the broker cannot honour, naming the setting.

@@ -1,5 +1,6 @@
 @testable import LifeSignalRules
 import LifeSignalProtocol
+import LifeSignalTesting
 import Testing
 
 /// §5 contacts.add, contacts.remove, contacts.setRoles as plain functions of two accounts.

@@ -1,5 +1,6 @@
 @testable import LifeSignalRules
 import LifeSignalProtocol
+import LifeSignalTesting
 import Testing
 
 /// §5 profile.update and qr.rotate as plain functions: who hears of a change.

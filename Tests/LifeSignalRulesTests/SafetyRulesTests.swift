@@ -1,5 +1,6 @@
 @testable import LifeSignalRules
 import LifeSignalProtocol
+import LifeSignalTesting
 import Testing
 
 /// §5, §8 check-ins, missed deadlines and alerts, and the views they change (§4), as plain

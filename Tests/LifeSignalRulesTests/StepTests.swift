@@ -1,5 +1,6 @@
 @testable import LifeSignalRules
 import LifeSignalProtocol
+import LifeSignalTesting
 import Testing
 
 /// `Step.run`: the accounts are changed in place, so a refused request must be put back by the

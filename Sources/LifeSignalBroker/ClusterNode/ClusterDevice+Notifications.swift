@@ -1,3 +1,4 @@
+import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalRules
 
@@ -14,32 +15,27 @@ extension ClusterDevice {
     }
 
     /// `notifications.readAll` (§5), over the unread ones of the history read under the user's lock.
-    func readAllNotifications(_ request: Request, from connection: ClientConnection) {
+    func readAllNotifications(_ request: Request, from connection: ClientConnection,
+                              _ rule: @escaping @Sendable (Int, inout Step) -> JSONObject) {
         let userID = self.userID
         answer(request, on: connection, { executor in
             let history = executor.notificationHistory
             return try await executor.perform(as: userID, now: WallClock.nowMs(), reading: { connection, logger in
                 try await ClusterRows.unreadCount(of: userID, history: history, on: connection, logger: logger)
-            }) { (step, unread) throws(ProtocolError) in
-                NotificationRules.readAll(unread: unread, of: userID, in: &step)
-            }
+            }) { step, unread in rule(unread, &step) }
         }, finish: { [self] in committed($0) })
     }
 
-    /// `notifications.read` or `.delete` (§5): `rules` over the user's notification `id`, read
-    /// under their lock (nil: none of theirs).
-    func changeNotification(
-        _ id: String, _ request: Request, from connection: ClientConnection,
-        _ rules: @escaping @Sendable (Notification?, String, inout Step) throws(ProtocolError) -> JSONObject
-    ) {
+    /// `notifications.read` or `.delete` (§5): `rule` over the user's notification `id`, read
+    /// under their lock.
+    func changeNotification(_ id: String, _ request: Request, from connection: ClientConnection,
+                            _ rule: @escaping RequestPlan.NotificationRule) {
         let userID = self.userID
         answer(request, on: connection, { executor in
             let history = executor.notificationHistory
             return try await executor.perform(as: userID, now: WallClock.nowMs(), reading: { connection, logger in
                 try await ClusterRows.notification(id, of: userID, history: history, on: connection, logger: logger)
-            }) { (step, notification) throws(ProtocolError) in
-                try rules(notification, userID, &step)
-            }
+            }) { (step, notification) throws(ProtocolError) in try rule(notification, &step) }
         }, finish: { [self] in committed($0) })
     }
 

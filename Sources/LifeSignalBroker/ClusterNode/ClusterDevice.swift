@@ -1,3 +1,4 @@
+import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalRules
 
@@ -52,12 +53,10 @@ final class ClusterDevice: DeviceRouter, @unchecked Sendable {
     /// next batch of steps (ClusterNode+Batches); on its own if the batch could not lock whom it
     /// came to involve.
     func step(_ request: Request, on connection: ClientConnection, involving: Involved = .nobody,
-              _ rules: @escaping @Sendable (inout Step, _ userID: String) throws(ProtocolError) -> JSONObject) {
+              _ rules: @escaping RequestPlan.Rules) {
         guard let answer = beginAnswer(request, on: connection) else { return }
         let userID = self.userID
-        let step = ClusterExecutor.BatchedStep(userID: userID, involving: involving) { (step) throws(ProtocolError) in
-            try rules(&step, userID)
-        }
+        let step = ClusterExecutor.BatchedStep(userID: userID, involving: involving, rules: rules)
         node.submit(step) { [self] result in
             switch result {
             case .success(.committed(let fields, let lastSeq)):

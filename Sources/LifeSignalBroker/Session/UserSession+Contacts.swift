@@ -1,40 +1,22 @@
+import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalRules
 
 extension UserSession {
-    /// `contacts.add`: the owner of `qrCode` becomes a contact, both sides at once (§5).
-    func addContact(qrCode: String, isResponder: Bool, isDependent: Bool, _ request: Request,
+    /// `contacts.add`: the owner of `qrCode`, looked up first, is involved in `rules`; unknown
+    /// codes count against the user's `failedAddsPerMinute` (§10).
+    func addContact(qrCode: String, _ rules: @escaping @Sendable (String) -> RequestPlan.Rules, _ request: Request,
                     from connection: ClientConnection) {
         let userID = self.userID
         if let refusal = broker.onLoop({ $0.failedAddsRefusal(for: userID) }) {
             return connection.respond(error: refusal, rid: request.rid)
         }
-        let maxContacts = configuration.maxContacts
         afterQuery(.userIDForQRCode(qrCode), for: request, from: connection) { session, answer in
-            guard case .userID(let otherID?) = answer else {
+            guard case .userID(let ownerID?) = answer else {
                 session.broker.onLoop { $0.recordFailedAdd(by: userID) }
-                return connection.respond(error: .notFound("no user has that QR code"), rid: request.rid)
+                return connection.respond(error: RequestPlan.unknownQRCode, rid: request.rid)
             }
-            session.run(request, from: connection, involving: [otherID]) { (step) throws(ProtocolError) in
-                try ContactRules.add(otherID, by: userID, qrCode: qrCode, isResponder: isResponder,
-                                     isDependent: isDependent, maxContacts: maxContacts, in: &step)
-            }
-        }
-    }
-
-    /// `contacts.remove`: both sides and any pings between them go (§5).
-    func removeContact(_ contactID: String, _ request: Request, from connection: ClientConnection) {
-        withContact(contactID, request, from: connection) { (step, userID, contactID) throws(ProtocolError) in
-            try ContactRules.remove(contactID, by: userID, in: &step)
-        }
-    }
-
-    /// `contacts.setRoles`: both sides change together (§5).
-    func setRoles(of contactID: String, isResponder: Bool, isDependent: Bool, _ request: Request,
-                  from connection: ClientConnection) {
-        withContact(contactID, request, from: connection) { (step, userID, contactID) throws(ProtocolError) in
-            try ContactRules.setRoles(of: contactID, by: userID, isResponder: isResponder, isDependent: isDependent,
-                                      in: &step)
+            session.run(request, from: connection, involving: [ownerID], rules(ownerID))
         }
     }
 
@@ -46,19 +28,4 @@ extension UserSession {
 
     /// `contacts.list`.
     var contactList: JSONObject { ["contacts": .array(contactDocuments.map(\.json))] }
-
-    typealias ContactStepRules = @Sendable (inout Step, _ userID: String, _ contactID: String) throws(ProtocolError)
-        -> JSONObject
-
-    /// Runs `rules` for a request naming an existing contact, with that contact loaded.
-    func withContact(_ contactID: String, _ request: Request, from connection: ClientConnection,
-                     _ rules: @escaping ContactStepRules) {
-        guard contacts[contactID] != nil else {
-            return connection.respond(error: .notFound("no such contact"), rid: request.rid)
-        }
-        let userID = self.userID
-        run(request, from: connection, involving: [contactID]) { (step) throws(ProtocolError) in
-            try rules(&step, userID, contactID)
-        }
-    }
 }

@@ -1,3 +1,4 @@
+import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalRules
 
@@ -36,41 +37,30 @@ extension UserSession {
         return result
     }
 
-    /// `notifications.read` (NotificationRules.read).
-    func readNotification(_ id: String, _ request: Request, from connection: ClientConnection) {
+    /// `notifications.read` or `.delete`: `rule` over the user's notification `id`.
+    func changeNotification(_ id: String, _ request: Request, from connection: ClientConnection,
+                            _ rule: @escaping RequestPlan.NotificationRule) {
         withNotification(id, request, from: connection) { (session, notification, mutation) throws(ProtocolError) in
             try session.runNotificationRules(about: notification, &mutation) { (step) throws(ProtocolError) in
-                try NotificationRules.read(notification, of: session.userID, in: &step)
+                try rule(notification, &step)
             }
         }
     }
 
-    /// `notifications.delete` (NotificationRules.delete).
-    func deleteNotification(_ id: String, _ request: Request, from connection: ClientConnection) {
-        withNotification(id, request, from: connection) { (session, notification, mutation) throws(ProtocolError) in
-            try session.runNotificationRules(about: notification, &mutation) { (step) throws(ProtocolError) in
-                try NotificationRules.delete(notification, of: session.userID, in: &step)
-            }
-        }
-    }
-
-    /// `notifications.readAll` (NotificationRules.readAll), over the unread ones of the history.
-    func readAllNotifications(_ mutation: inout Mutation) -> JSONObject {
+    /// `notifications.readAll`: `rule` over the unread ones of the history.
+    func readAllNotifications(_ mutation: inout Mutation, _ rule: (Int, inout Step) -> JSONObject) -> JSONObject {
         let unread = notifications.unreadCount
-        // readAll never throws: it has nothing to refuse.
-        return (try? runNotificationRules(about: nil, &mutation) { step in
-            NotificationRules.readAll(unread: unread, of: userID, in: &step)
-        }) ?? [:]
+        return runNotificationRules(about: nil, &mutation) { step in rule(unread, &step) }
     }
 
     /// Runs notification rules, which change only what the user has beyond their account, and
     /// carries out their effects: in the window kept in memory, in the transaction, to the devices.
-    private func runNotificationRules(
+    private func runNotificationRules<Failure: Error>(
         about notification: Notification?, _ mutation: inout Mutation,
-        _ rules: (inout Step) throws(ProtocolError) -> JSONObject
-    ) throws(ProtocolError) -> JSONObject {
+        _ rules: (inout Step) throws(Failure) -> JSONObject
+    ) throws(Failure) -> JSONObject {
         var step = Step(now: mutation.now, accounts: [], ids: RandomIDs())
-        let result = try step.run(rules)
+        let result = try rules(&step)
         for effect in step.effects {
             switch effect {
             case .store(let change):

@@ -1,6 +1,8 @@
 import LifeSignalRules
-/// Who a request of a user touches besides them, so that the executor locks exactly those users.
-public enum Involved: Sendable {
+
+/// Who a request of a user touches besides them: the accounts a store loads (embedded) or locks
+/// (PostgreSQL) for its step, exactly those.
+public enum Involved: Sendable, Equatable {
     /// Only the user.
     case nobody
     /// Users the request names (the contact of a ping): locked at once.
@@ -11,7 +13,7 @@ public enum Involved: Sendable {
     case allContacts
 
     /// The users involved when the user's side of their relationships is `contacts`.
-    func ids(in contacts: [String: ContactRecord]) -> Set<String> {
+    package func ids(in contacts: [String: ContactRecord]) -> Set<String> {
         switch self {
         case .nobody: []
         case .named(let ids): ids
@@ -20,8 +22,15 @@ public enum Involved: Sendable {
         }
     }
 
+    /// The involved users who are among `contacts`: a named user who is none is left out, so an
+    /// executor loads no stranger and the rules find no such contact.
+    package func contactIDs(in contacts: [String: ContactRecord]) -> Set<String> {
+        guard case .named(let ids) = self else { return self.ids(in: contacts) }
+        return ids.allSatisfy { contacts[$0] != nil } ? ids : ids.filter { contacts[$0] != nil }
+    }
+
     /// Whether the ids follow from the request alone.
-    var isNamed: Bool {
+    package var isNamed: Bool {
         switch self {
         case .nobody, .named: true
         case .responders, .allContacts: false

@@ -1,12 +1,12 @@
-@testable import LifeSignalRules
 import LifeSignalProtocol
+import LifeSignalRules
 import Synchronization
 
 /// Accounts for rule tests: users by name, linked as the test says. No broker, no store.
-enum RuleFixtures {
-    static let now: Int64 = 1_000_000
+package enum RuleFixtures {
+    package static let now: Int64 = 1_000_000
 
-    static func account(_ name: String, checkedInAt: Int64? = nil) -> Account {
+    package static func account(_ name: String, checkedInAt: Int64? = nil) -> Account {
         var user = User(id: "u_\(name)", name: name, qrCode: "qr_\(name)", createdAt: 0)
         if let checkedInAt {
             user.lastCheckInAt = checkedInAt
@@ -16,7 +16,7 @@ enum RuleFixtures {
     }
 
     /// `responder` watches over `dependent`: both sides of the relationship.
-    static func link(responder: inout Account, dependent: inout Account) {
+    package static func link(responder: inout Account, dependent: inout Account) {
         responder.contacts[dependent.id] = ContactRecord(
             userID: responder.id, contactID: dependent.id, isResponder: false, isDependent: true, addedAt: 0)
         dependent.contacts[responder.id] = ContactRecord(
@@ -24,7 +24,7 @@ enum RuleFixtures {
     }
 
     /// Alice watches over Bob.
-    static func aliceWatchesBob(bobCheckedInAt: Int64? = nil) -> Step {
+    package static func aliceWatchesBob(bobCheckedInAt: Int64? = nil) -> Step {
         var (alice, bob) = (account("Alice"), account("Bob", checkedInAt: bobCheckedInAt))
         link(responder: &alice, dependent: &bob)
         return Step(now: now, accounts: [alice, bob], ids: SequentialIDs())
@@ -32,16 +32,18 @@ enum RuleFixtures {
 }
 
 /// Ids in the order they are asked for, so that a rule test's ids are known in advance.
-final class SequentialIDs: IDSource {
+package final class SequentialIDs: IDSource {
     private let issued = Mutex(0)
 
-    func newID(prefix: String, nowMs: Int64) -> String { "\(prefix)_\(take())" }
-    func newQRCode() -> String { "QR\(take())" }
+    package init() {}
+
+    package func newID(prefix: String, nowMs: Int64) -> String { "\(prefix)_\(take())" }
+    package func newQRCode() -> String { "QR\(take())" }
 
     private func take() -> Int { issued.withLock { $0 += 1; return $0 } }
 }
 
-extension Step {
+package extension Step {
     /// The events of `userID`, by name, in order.
     func events(of userID: String) -> [String] {
         effects.compactMap { if case .event(userID, let name, _) = $0 { name } else { nil } }

@@ -1,0 +1,108 @@
+import LifeSignalProtocol
+import LifeSignalRules
+
+/// What a device's request comes to, whichever store runs it (ARCHITECTURE.md, "One engine"):
+/// which rule, over whose accounts, with which limits. Written once, so the embedded broker and
+/// a cluster cannot map an op to different rules, scopes or limits; each executor only carries
+/// out the plan against its store.
+package enum RequestPlan: Sendable {
+    package typealias Rules = @Sendable (inout Step) throws(ProtocolError) -> JSONObject
+    /// A rule over one of the user's notifications, as the store has it (nil: none of theirs).
+    package typealias NotificationRule = @Sendable (Notification?, inout Step) throws(ProtocolError) -> JSONObject
+
+    /// One step of `rules` over the user's account and those of `Involved`.
+    case step(Involved, Rules)
+    /// `contacts.add`: the owner of `qrCode` is looked up first and then involved in `rules`.
+    /// No owner: `unknownQRCode`, counted as a failed add (§10).
+    case addContact(qrCode: String, rules: @Sendable (_ ownerID: String) -> Rules)
+    /// `notifications.read` and `.delete`: `rule` over the user's notification `id`.
+    case changeNotification(id: String, rule: NotificationRule)
+    /// `notifications.readAll`: `rule` over the number of unread notifications in the history.
+    case readAllNotifications(rule: @Sendable (_ unread: Int, inout Step) -> JSONObject)
+    /// `device.register`: the token moves to the requesting device.
+    case registerPushToken(token: String, platform: String?)
+    /// `device.unregister`: the requesting device gets no more pushes.
+    case unregisterPushToken
+    /// A read that changes nothing.
+    case read(Read)
+
+    package enum Read: Sendable, Equatable {
+        case contacts
+        case devices
+        case notifications(before: String?, limit: Int)
+    }
+
+    /// `contacts.add` with a code nobody has.
+    package static let unknownQRCode = ProtocolError.notFound("no user has that QR code")
+
+    /// The plan of `command`, sent by `userID`.
+    package init(_ command: DeviceCommand, by userID: String, limits: RuleLimits) {
+        switch command {
+        case .profileUpdate(let change):
+            // Every contact may see the change (a name to all).
+            self = .step(.allContacts) { (step) throws(ProtocolError) in
+                try ProfileRules.update(by: userID, change, minCheckInIntervalSec: limits.minCheckInIntervalSec,
+                                        in: &step)
+            }
+        case .qrRotate:
+            // Only the user's own document changes, which no contact's view shows.
+            self = .step(.nobody) { (step) throws(ProtocolError) in try ProfileRules.rotateQRCode(of: userID, in: &step) }
+        case .deviceRegister(let token, let platform):
+            self = .registerPushToken(token: token, platform: platform)
+        case .deviceUnregister:
+            self = .unregisterPushToken
+        case .devicesList:
+            self = .read(.devices)
+        case .contactsAdd(let qrCode, let isResponder, let isDependent):
+            self = .addContact(qrCode: qrCode) { ownerID in
+                { (step) throws(ProtocolError) in
+                    try ContactRules.add(ownerID, by: userID, qrCode: qrCode, isResponder: isResponder,
+                                         isDependent: isDependent, maxContacts: limits.maxContacts, in: &step)
+                }
+            }
+        case .contactsRemove(let contactID):
+            self = .step(.named([contactID])) { (step) throws(ProtocolError) in
+                try ContactRules.remove(contactID, by: userID, in: &step)
+            }
+        case .contactsSetRoles(let contactID, let isResponder, let isDependent):
+            self = .step(.named([contactID])) { (step) throws(ProtocolError) in
+                try ContactRules.setRoles(of: contactID, by: userID, isResponder: isResponder,
+                                          isDependent: isDependent, in: &step)
+            }
+        case .contactsList:
+            self = .read(.contacts)
+        case .pingSend(let contactID):
+            self = .step(.named([contactID])) { (step) throws(ProtocolError) in
+                try PingRules.send(to: contactID, by: userID, in: &step)
+            }
+        case .pingRespond(let contactID):
+            self = .step(.named([contactID])) { (step) throws(ProtocolError) in
+                try PingRules.respond(to: contactID, by: userID, in: &step)
+            }
+        case .pingClear(let contactID):
+            self = .step(.named([contactID])) { (step) throws(ProtocolError) in
+                try PingRules.clear(to: contactID, by: userID, in: &step)
+            }
+        case .checkIn:
+            self = .step(.responders) { (step) throws(ProtocolError) in try SafetyRules.checkIn(by: userID, in: &step) }
+        case .alertTrigger(let message):
+            self = .step(.responders) { (step) throws(ProtocolError) in
+                try SafetyRules.triggerAlert(by: userID, message: message, in: &step)
+            }
+        case .alertCancel:
+            self = .step(.responders) { (step) throws(ProtocolError) in try SafetyRules.cancelAlert(by: userID, in: &step) }
+        case .notificationsList(let before, let limit):
+            self = .read(.notifications(before: before, limit: limit))
+        case .notificationsRead(let id):
+            self = .changeNotification(id: id) { (notification, step) throws(ProtocolError) in
+                try NotificationRules.read(notification, of: userID, in: &step)
+            }
+        case .notificationsReadAll:
+            self = .readAllNotifications { unread, step in NotificationRules.readAll(unread: unread, of: userID, in: &step) }
+        case .notificationsDelete(let id):
+            self = .changeNotification(id: id) { (notification, step) throws(ProtocolError) in
+                try NotificationRules.delete(notification, of: userID, in: &step)
+            }
+        }
+    }
+}
