@@ -167,10 +167,23 @@ let package = Package(
             ],
             swiftSettings: strictSwift6
         ),
+        // The load generator: scenarios, thousands of devices on one loop, reports. `lsclient load`
+        // is its command line.
+        .target(
+            name: "LifeSignalLoad",
+            dependencies: [
+                "LifeSignalClient",
+                "LifeSignalProtocol",
+                "LifeSignalUV",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: strictSwift6
+        ),
         .executableTarget(
             name: "lsclient",
             dependencies: [
                 "LifeSignalClient",
+                "LifeSignalLoad",
                 "LifeSignalProtocol",
                 "LifeSignalUV",
                 "LifeSignalVersion",
@@ -199,6 +212,11 @@ let package = Package(
         .testTarget(
             name: "LifeSignalEngineTests",
             dependencies: ["LifeSignalEngine", "LifeSignalRules", "LifeSignalProtocol", "LifeSignalTesting"],
+            swiftSettings: strictSwift6
+        ),
+        .testTarget(
+            name: "LifeSignalLoadTests",
+            dependencies: ["LifeSignalLoad"],
             swiftSettings: strictSwift6
         ),
         .testTarget(

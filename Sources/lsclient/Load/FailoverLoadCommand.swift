@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifeSignalLoad
 
 /// `lsclient load failover`: a cluster's first broker is killed under its devices.
 struct FailoverLoadCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifeSignalLoad
 
 /// `lsclient load fanout`: alerts from dependents to all their responders, open loop, end to end.
 struct FanoutLoadCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifeSignalLoad
 
 /// `lsclient load flood`: connections that never say hello, held open; what the broker does with them.
 struct FloodLoadCommand: ParsableCommand {

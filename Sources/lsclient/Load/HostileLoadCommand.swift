@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifeSignalLoad
 
 /// `lsclient load hostile`: victims checking in while hostile contacts attack at full rate.
 struct HostileLoadCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifeSignalLoad
 
 /// `lsclient load idle`: devices online doing nothing but keepalives; the broker's memory per device.
 struct IdleLoadCommand: ParsableCommand {

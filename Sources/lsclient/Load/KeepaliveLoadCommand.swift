@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifeSignalLoad
 
 /// `lsclient load keepalive`: the closed-loop keepalive scenario.
 struct KeepaliveLoadCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifeSignalLoad
 
 /// `lsclient load <scenario>`: one process simulating many devices on one libuv loop.
 struct LoadCommand: ParsableCommand {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifeSignalLoad
 
 /// Options every `lsclient load` scenario with one user per device takes (with `--broker` and
 /// `--json` from GlobalOptions).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifeSignalLoad
 import LifeSignalProtocol
 
 /// Runs a scenario for a command and prints its report; shared by every `load` subcommand.
@@ -9,7 +10,7 @@ enum LoadRunner {
     }
 
     static func run(globals: GlobalOptions, settings: LoadSettings, scenario: LoadScenario) throws {
-        let report = try orExit { try LoadRun(settings: settings, scenario: scenario).execute() }
+        let report = try orExit { try LoadRun(settings: settings, scenario: scenario, warn: { Console.err("warning: \($0)") }).execute() }
         print(json: report.json, table: report.tableLines, globals: globals)
         if let failure = report.verificationFailure {
             Console.err("error: \(failure)")

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifeSignalLoad
 
 /// The options of every `lsclient load` scenario except how many devices it runs: the window,
 /// the broker's pid and the set-up pace. Scenarios that derive their device count from other

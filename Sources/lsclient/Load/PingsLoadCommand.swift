@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifeSignalLoad
 
 /// `lsclient load pings`: the open-loop ping scenario (responder → dependent, end to end).
 struct PingsLoadCommand: ParsableCommand {

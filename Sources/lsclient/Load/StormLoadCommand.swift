@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifeSignalLoad
 
 /// `lsclient load storm`: every device drops and reconnects at once, resuming from its lastSeq.
 struct StormLoadCommand: ParsableCommand {

@@ -1,0 +1,306 @@
+import LifeSignalClient
+import LifeSignalProtocol
+import LifeSignalUV
+
+/// One simulated device: a TCP connection, its frame decoder and its requests in flight.
+///
+/// Loop thread only. No Task, no thread and no LifeSignalClient per device: thousands of these
+/// share one EventLoop, so each costs a socket and a few hundred bytes. It does the session
+/// part of the protocol itself (register, hello, catch-up) and hands everything after that to
+/// its delegate.
+package final class LoadDevice: TCPConnectionDelegate {
+    package enum State: Equatable {
+        case idle, connecting, registering, greeting, catchingUp, ready, leaving, closed
+    }
+
+    /// Position in the run (or, for a scenario's extra devices, in the scenario's own list).
+    package let index: Int
+    /// The device id, also the registered user's name ("load-<number>").
+    package let deviceID: String
+    private unowned let delegate: LoadDeviceDelegate
+    private let loop: EventLoop
+    /// Where `connect()` goes; a scenario may move the device to another broker (failover).
+    package var broker: Endpoint
+    private let sourceAddress: String?
+
+    private(set) var state = State.idle
+    private(set) var credential: LoadCredential?
+    /// The user's QR code, from the register result (scenarios that add contacts show it).
+    private(set) var qrCode: String?
+    /// The last seq applied (from the snapshot or events): what a reconnect would resume from.
+    private(set) var lastSeq: Int64?
+    /// `lastSeq` announced by hello's ok: the catch-up ends with it.
+    private var catchUpTarget: Int64 = 0
+    /// `heartbeatMs` announced by the last hello's ok.
+    private(set) var heartbeatMs: Int64?
+    /// When the last `connect()` began and when its hello's ok was read (0 before that).
+    private(set) var connectStartNs: UInt64 = 0
+    private(set) var helloOkNs: UInt64 = 0
+    /// What the last hello's catch-up delivered, checked against PROTOCOL §6 (no gap, no repeat).
+    private(set) var lastCatchUp = CatchUp()
+
+    private var connection: TCPConnection?
+    private var decoder = FrameDecoder(maxFrameBytes: 16 * 1024 * 1024)
+    private var pending = PendingQueue()
+    private var nextRid: Int64 = 1
+    /// Frames staged during one callback, written with one `write` at its end.
+    private var output: [UInt8] = []
+    /// Read time of the bytes being handled; requests sent in reaction reuse it as their start.
+    private(set) var currentReadNs: UInt64 = 0
+    private var insideRead = false
+
+    /// - Parameter credential: an existing user to say hello as (another device of that user);
+    ///   nil registers a new user named `deviceID` on the first connect.
+    package init(
+        index: Int, deviceID: String, credential: LoadCredential? = nil, loop: EventLoop, broker: Endpoint,
+        sourceAddress: String?, delegate: LoadDeviceDelegate
+    ) {
+        self.index = index
+        self.deviceID = deviceID
+        self.credential = credential
+        self.loop = loop
+        self.broker = broker
+        self.sourceAddress = sourceAddress
+        self.delegate = delegate
+    }
+
+    package var inFlight: Int { pending.count }
+
+    // MARK: - Session
+
+    /// Connects, registers a new user the first time (then reuses it) and says hello, resuming
+    /// from `lastSeq` when there is one.
+    package func connect() {
+        guard state == .idle || state == .closed else { return }
+        state = .connecting
+        connectStartNs = MonotonicClock.nowNs()
+        helloOkNs = 0
+        decoder = FrameDecoder(maxFrameBytes: 16 * 1024 * 1024)
+        pending.removeAll()
+        TCPConnection.connect(loop: loop, host: broker.host, port: broker.port, sourceAddress: sourceAddress) {
+            [self] result in
+            switch result {
+            case .success(let connection):
+                guard state == .connecting else {
+                    connection.close()  // closed while connecting
+                    return
+                }
+                self.connection = connection
+                connection.delegate = self
+                connection.startReading()
+                if let credential {
+                    sendHello(credential)
+                } else {
+                    state = .registering
+                    stage(Op.register, kind: LoadRequestKind.register, ["name": .string(deviceID)])
+                    flushOutput()
+                }
+            case .failure(let error):
+                guard state == .connecting else { return }
+                state = .closed
+                delegate.device(self, setupFailed: "connect to \(broker): \(error)")
+                delegate.deviceDidClose(self)
+            }
+        }
+    }
+
+    /// Sends `bye` (the broker answers and closes). Responses still due arrive first and are dropped.
+    package func sayBye() {
+        guard state == .ready, connection != nil else {
+            close()
+            return
+        }
+        state = .leaving
+        stage(Op.bye, kind: LoadRequestKind.bye, wantsFields: false)
+        flushOutput()
+    }
+
+    /// Closes now; only `deviceDidClose` follows (at once when it was still connecting).
+    package func close() {
+        guard state != .closed else { return }
+        let wasConnecting = state == .connecting
+        state = .leaving
+        if let connection {
+            connection.close()
+        } else {
+            state = .closed
+            if wasConnecting { delegate.deviceDidClose(self) }  // its connect completion is ignored
+        }
+    }
+
+    private func sendHello(_ credential: LoadCredential) {
+        state = .greeting
+        var fields: JSONObject = [
+            "version": .int(ProtocolVersion.current), "user": .string(credential.userID),
+            "token": .string(credential.token), "device": .string(deviceID),
+        ]
+        if let lastSeq { fields["resume"] = .int(lastSeq) }
+        stage(Op.hello, kind: LoadRequestKind.hello, fields)
+        flushOutput()
+    }
+
+    // MARK: - Requests
+
+    /// Sends a request once ready; its response goes to the delegate with `startNs` as its start
+    /// (default: the current read's time inside a read callback, else now). With `wantsFields`
+    /// false an `ok` is recognized without a full parse and arrives with empty fields.
+    package func send(
+        _ op: String, kind: UInt8, _ fields: JSONObject = [:], startNs: UInt64? = nil, wantsFields: Bool = true
+    ) {
+        guard state == .ready else { return }
+        stage(op, kind: kind, fields, startNs: startNs, wantsFields: wantsFields)
+        if !insideRead { flushOutput() }
+    }
+
+    private func stage(
+        _ op: String, kind: UInt8, _ fields: JSONObject = [:], startNs: UInt64? = nil, wantsFields: Bool = true
+    ) {
+        let rid = nextRid
+        nextRid += 1
+        LoadFrames.appendRequest(op: op, rid: rid, fields, to: &output)
+        let start = startNs ?? (insideRead ? currentReadNs : MonotonicClock.nowNs())
+        pending.append(PendingQueue.Entry(rid: rid, startNs: start, kind: kind, wantsFields: wantsFields))
+    }
+
+    private func flushOutput() {
+        guard !output.isEmpty else { return }
+        connection?.write(output)
+        output.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: - TCPConnectionDelegate
+
+    package func connection(_ connection: TCPConnection, didRead bytes: UnsafeRawBufferPointer) {
+        currentReadNs = MonotonicClock.nowNs()
+        insideRead = true
+        do {
+            // Handlers never touch `decoder`, so feeding it while they run is no overlapping access.
+            try decoder.feed(bytes) { body in
+                handleFrame(body)
+                return state != .closed && !connection.isClosed
+            }
+        } catch {
+            fail("broker sent a bad frame: \(error)")
+        }
+        insideRead = false
+        flushOutput()
+    }
+
+    package func connectionDidClose(_ connection: TCPConnection, error: UVError?) {
+        let previous = state
+        state = .closed
+        self.connection = nil
+        pending.removeAll()
+        output.removeAll(keepingCapacity: true)
+        let reason = error.map { "\($0)" }
+        switch previous {
+        case .ready:
+            delegate.device(self, didDisconnect: reason ?? "closed by the broker")
+        case .connecting, .registering, .greeting, .catchingUp:
+            delegate.device(self, setupFailed: "connection closed during set-up: \(reason ?? "closed by the broker")")
+        case .idle, .leaving, .closed:
+            break
+        }
+        delegate.deviceDidClose(self)
+    }
+
+    // MARK: - Frames
+
+    private func handleFrame(_ body: UnsafeRawBufferPointer) {
+        // The hot path of closed-loop scenarios: an `ok` nobody reads, matched by its prefix.
+        if let head = pending.first, !head.wantsFields, let rid = LoadFrames.okRid(body), rid == head.rid {
+            _ = pending.popFirst()
+            handleResponse(.ok(rid: rid, fields: [:]), to: head)
+            return
+        }
+        let message: ServerMessage
+        do {
+            message = try ServerMessage.parse(body)
+        } catch {
+            fail("unreadable frame from the broker: \(error)")
+            return
+        }
+        switch message {
+        case .ok(let rid, _), .error(let rid, _):
+            guard let entry = pending.popFirst(), entry.rid == rid else {
+                fail("response rid \(rid.map(String.init) ?? "none") does not match the oldest request in flight")
+                return
+            }
+            handleResponse(message, to: entry)
+        case .event(let seq, let name, _):
+            if state == .catchingUp { lastCatchUp.record(seq, after: lastSeq) }
+            lastSeq = max(seq, lastSeq ?? seq)  // a repeated event does not move it back
+            if state == .catchingUp {
+                if seq >= catchUpTarget { becomeReady() }
+            } else if state == .ready {
+                delegate.device(self, didReceiveEvent: name, seq: seq, receivedNs: currentReadNs)
+            }
+        case .snapshot(let snapshot):
+            lastSeq = snapshot.seq
+            if state == .catchingUp {
+                lastCatchUp.snapshot = true
+                becomeReady()
+            }
+        }
+    }
+
+    private func handleResponse(_ message: ServerMessage, to entry: PendingQueue.Entry) {
+        switch (state, entry.kind) {
+        case (.registering, LoadRequestKind.register):
+            guard case .ok(_, let fields) = message,
+                  let userID = fields["user"]?.objectValue?["id"]?.stringValue,
+                  let token = fields["token"]?.stringValue
+            else {
+                return setupFailed("register", message)
+            }
+            let credential = LoadCredential(userID: userID, token: token)
+            self.credential = credential
+            qrCode = fields["user"]?.objectValue?["qrCode"]?.stringValue
+            sendHello(credential)
+        case (.greeting, LoadRequestKind.hello):
+            guard case .ok(_, let fields) = message, let announced = fields["lastSeq"]?.intValue else {
+                return setupFailed("hello", message)
+            }
+            helloOkNs = currentReadNs
+            heartbeatMs = fields["heartbeatMs"]?.intValue
+            lastCatchUp = CatchUp()
+            catchUpTarget = announced
+            state = .catchingUp
+            // Resuming from the broker's last seq: nothing follows, the device is current.
+            if let lastSeq, lastSeq == announced { becomeReady() }
+        case (.ready, _):
+            delegate.device(self, didReceive: LoadResponse(
+                rid: entry.rid, kind: entry.kind, startNs: entry.startNs, receivedNs: currentReadNs, message: message))
+        default:
+            break  // responses still due after bye, or the bye itself: the broker closes next
+        }
+    }
+
+    private func becomeReady() {
+        state = .ready
+        delegate.deviceIsReady(self)
+    }
+
+    private func setupFailed(_ step: String, _ message: ServerMessage) {
+        let detail: String
+        if case .error(_, let error) = message {
+            detail = "\(error)"
+        } else {
+            detail = "unexpected answer"
+        }
+        let wasSettingUp = state != .ready
+        close()
+        if wasSettingUp { delegate.device(self, setupFailed: "\(step): \(detail)") }
+    }
+
+    /// A protocol violation by the broker: reported as a disconnect (or a set-up failure).
+    private func fail(_ reason: String) {
+        let previous = state
+        close()
+        if previous == .ready {
+            delegate.device(self, didDisconnect: reason)
+        } else if previous != .leaving && previous != .closed {
+            delegate.device(self, setupFailed: reason)
+        }
+    }
+}

@@ -1,0 +1,12 @@
+/// What a request in flight was, so its response goes to the right handler. Scenarios add theirs
+/// from `firstScenarioKind` on.
+package enum LoadRequestKind {
+    package static let register: UInt8 = 0
+    package static let hello: UInt8 = 1
+    package static let bye: UInt8 = 2
+    package static let keepalive: UInt8 = 3
+    /// Set-up links between devices (`ContactPairing`).
+    package static let contactsAdd: UInt8 = 4
+    /// Scenario-specific requests (pings, check-ins…) use this and above.
+    package static let firstScenarioKind: UInt8 = 16
+}
