@@ -6,13 +6,7 @@ extension ClusterDevice {
     /// Entry point for every request of an authenticated device of the cluster (§3, §5): the
     /// engine's plan of the request, carried out against PostgreSQL.
     func route(_ request: Request, from connection: ClientConnection) {
-        guard !connection.answerSessionRequest(request) else { return }
-        let command: DeviceCommand
-        do throws(ProtocolError) {
-            command = try DeviceCommand(request)
-        } catch {
-            return refuse(request, on: connection, error)
-        }
+        guard let command = connection.deviceCommand(of: request) else { return }
         switch RequestPlan(command, by: userID, limits: node.configuration.ruleLimits) {
         case .step(let involved, let rules):
             step(request, on: connection, involving: involved, rules)

@@ -3,7 +3,7 @@ import LifeSignalProtocol
 extension ClientConnection {
     /// `keepalive`, `bye`, a second `hello` and `register` (§3): answered alike whichever executor
     /// serves the device. True when `request` was one of them.
-    func answerSessionRequest(_ request: Request) -> Bool {
+    private func answerSessionRequest(_ request: Request) -> Bool {
         switch request.op {
         case Op.keepalive:
             respond(rid: request.rid, serverTime: WallClock.nowMs())
@@ -17,5 +17,17 @@ extension ClientConnection {
             return false
         }
         return true
+    }
+
+    /// The device command `request` carries, for its device's executor; nil when it is answered
+    /// here already: a session request, or one refused for its op or fields (§3, §5).
+    func deviceCommand(of request: Request) -> DeviceCommand? {
+        guard !answerSessionRequest(request) else { return nil }
+        do throws(ProtocolError) {
+            return try DeviceCommand(request)
+        } catch {
+            respond(error: error, rid: request.rid)
+            return nil
+        }
     }
 }

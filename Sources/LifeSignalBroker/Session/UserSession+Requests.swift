@@ -5,13 +5,7 @@ extension UserSession {
     /// Entry point for every request of an authenticated device (PROTOCOL §3, §5): the engine's
     /// plan of the request, carried out on the users in memory.
     func handle(_ request: Request, from connection: ClientConnection) {
-        guard !connection.answerSessionRequest(request) else { return }
-        let command: DeviceCommand
-        do throws(ProtocolError) {
-            command = try DeviceCommand(request)
-        } catch {
-            return connection.respond(error: error, rid: request.rid)
-        }
+        guard let command = connection.deviceCommand(of: request) else { return }
         switch RequestPlan(command, by: userID, limits: configuration.ruleLimits) {
         case .step(let involved, let rules):
             run(request, from: connection, involving: involved.contactIDs(in: contacts), rules)
