@@ -11,6 +11,13 @@ extension LifeSignalClient {
         return try contactResult(fields)
     }
 
+    /// `qr.lookup` (v1.2): whose code `qrCode` is, without adding anyone. An unknown code is
+    /// `not_found` and counts against the broker's failed-adds quota, as a failed `addContact` does.
+    public func lookUpQRCode(_ qrCode: String) async throws -> QRCodeOwner {
+        let fields = try await request(Op.qrLookup, ["qrCode": .string(qrCode)])
+        return try Self.decode { () throws(ProtocolError) in try QRCodeOwner(json: .object(try fields.object("contact"))) }
+    }
+
     /// `contacts.remove`.
     public func removeContact(id: String) async throws {
         _ = try await request(Op.contactsRemove, ["contactId": .string(id)])

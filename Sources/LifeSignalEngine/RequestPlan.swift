@@ -12,9 +12,9 @@ package enum RequestPlan: Sendable {
 
     /// One step of `rules` over the user's account and those of `Involved`.
     case step(Involved, Rules)
-    /// `contacts.add`: the owner of `qrCode` is looked up first and then involved in `rules`.
-    /// No owner: `unknownQRCode`, counted as a failed add (§10).
-    case addContact(qrCode: String, rules: @Sendable (_ ownerID: String) -> Rules)
+    /// `contacts.add` and `qr.lookup`: the owner of `qrCode` is looked up first, then `use`d. No
+    /// owner: `QRCodeRules.unknown`, counted as a failed add (§10); past that quota, neither runs.
+    case byQRCode(String, QRCodeUse)
     /// `notifications.read` and `.delete`: `rule` over the user's notification `id`.
     case changeNotification(id: String, rule: NotificationRule)
     /// `notifications.readAll`: `rule` over the number of unread notifications in the history.
@@ -26,14 +26,18 @@ package enum RequestPlan: Sendable {
     /// A read that changes nothing.
     case read(Read)
 
+    package enum QRCodeUse: Sendable {
+        /// `contacts.add`: the owner is involved in the rules.
+        case add(@Sendable (_ ownerID: String) -> Rules)
+        /// `qr.lookup`: the answer, from the owner alone; nothing changes.
+        case show(@Sendable (QRCodeOwner) throws(ProtocolError) -> JSONObject)
+    }
+
     package enum Read: Sendable, Equatable {
         case contacts
         case devices
         case notifications(before: String?, limit: Int)
     }
-
-    /// `contacts.add` with a code nobody has.
-    package static let unknownQRCode = ProtocolError.notFound("no user has that QR code")
 
     /// The plan of `command`, sent by `userID`.
     package init(_ command: DeviceCommand, by userID: String, limits: RuleLimits) {
@@ -47,6 +51,8 @@ package enum RequestPlan: Sendable {
         case .qrRotate:
             // Only the user's own document changes, which no contact's view shows.
             self = .step(.nobody) { (step) throws(ProtocolError) in try ProfileRules.rotateQRCode(of: userID, in: &step) }
+        case .qrLookup(let qrCode):
+            self = .byQRCode(qrCode, .show { (owner) throws(ProtocolError) in try QRCodeRules.lookUp(owner, by: userID) })
         case .deviceRegister(let token, let platform):
             self = .registerPushToken(token: token, platform: platform)
         case .deviceUnregister:
@@ -54,12 +60,12 @@ package enum RequestPlan: Sendable {
         case .devicesList:
             self = .read(.devices)
         case .contactsAdd(let qrCode, let isResponder, let isDependent):
-            self = .addContact(qrCode: qrCode) { ownerID in
+            self = .byQRCode(qrCode, .add { ownerID in
                 { (step) throws(ProtocolError) in
                     try ContactRules.add(ownerID, by: userID, qrCode: qrCode, isResponder: isResponder,
                                          isDependent: isDependent, maxContacts: limits.maxContacts, in: &step)
                 }
-            }
+            })
         case .contactsRemove(let contactID):
             self = .step(.named([contactID])) { (step) throws(ProtocolError) in
                 try ContactRules.remove(contactID, by: userID, in: &step)

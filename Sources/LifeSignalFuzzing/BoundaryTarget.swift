@@ -23,6 +23,7 @@ struct BoundaryTarget: Sendable {
         BoundaryTarget(op: Op.hello, field: "token", rule: .opaque, rest: hello),
         BoundaryTarget(op: Op.contactsAdd, field: "qrCode", rule: .opaque,
                        rest: ["isResponder": true, "isDependent": false]),
+        BoundaryTarget(op: Op.qrLookup, field: "qrCode", rule: .opaque, rest: [:]),
         BoundaryTarget(op: Op.contactsSetRoles, field: "contactId", rule: .opaque,
                        rest: ["isResponder": false, "isDependent": true]),
         BoundaryTarget(op: Op.notificationsList, field: "before", rule: .opaque, rest: [:]),

@@ -41,6 +41,8 @@ struct BrokerFieldRules {
             try id(request.string("qrCode"), "qrCode")
             _ = try request.bool("isResponder")
             _ = try request.bool("isDependent")
+        case Op.qrLookup:
+            try id(request.string("qrCode"), "qrCode")
         case Op.contactsSetRoles:
             _ = try request.bool("isResponder")
             _ = try request.bool("isDependent")

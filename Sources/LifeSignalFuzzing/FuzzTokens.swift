@@ -19,7 +19,7 @@ enum FuzzTokens {
         "checkInIntervalSec", "preferences", "push", "mutedTypes", "qrCode", "isResponder", "isDependent",
         "contactId", "message", "limit", "before", "id", "seq", "event", "data", "code", "snapshot", "contacts",
         "notifications", "unreadCount", "ok", "error",
-        "register", "hello", "keepalive", "bye", "profile.update", "qr.rotate", "device.register",
+        "register", "hello", "keepalive", "bye", "profile.update", "qr.rotate", "qr.lookup", "device.register",
         "device.unregister", "devices.list", "contacts.add", "contacts.remove", "contacts.setRoles",
         "contacts.list", "ping.send", "ping.respond", "ping.clear", "checkin", "alert.trigger", "alert.cancel",
         "notifications.list", "notifications.read", "notifications.readAll", "notifications.delete",

@@ -34,6 +34,7 @@ public enum SeedCorpus {
         #"{"op":"profile.update","rid":5,"name":"Bob","phone":"","checkInIntervalSec":3600,"preferences":{"push":false,"mutedTypes":["ping","alert","ping"]}}"#,
         #"{"op":"profile.update","rid":6,"phone":null,"preferences":{}}"#,
         #"{"op":"qr.rotate","rid":7}"#,
+        #"{"op":"qr.lookup","rid":27,"qrCode":"K3F9QZ2M8WXA"}"#,
         #"{"op":"device.register","rid":8,"token":"fcm:APA91b","platform":"android"}"#,
         #"{"op":"device.unregister","rid":9}"#,
         #"{"op":"devices.list","rid":10}"#,

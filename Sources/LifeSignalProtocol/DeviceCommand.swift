@@ -4,6 +4,7 @@
 public enum DeviceCommand: Sendable, Equatable {
     case profileUpdate(ProfileUpdate)
     case qrRotate
+    case qrLookup(qrCode: String)
     case deviceRegister(token: String, platform: String?)
     case deviceUnregister
     case devicesList
@@ -28,6 +29,7 @@ public enum DeviceCommand: Sendable, Equatable {
         switch request.op {
         case Op.profileUpdate: self = .profileUpdate(try ProfileUpdate(request))
         case Op.qrRotate: self = .qrRotate
+        case Op.qrLookup: self = .qrLookup(qrCode: try Self.qrCode(request))
         case Op.deviceRegister:
             self = .deviceRegister(
                 token: try Validate.pushToken(try request.string("token")),
@@ -37,7 +39,7 @@ public enum DeviceCommand: Sendable, Equatable {
         case Op.deviceUnregister: self = .deviceUnregister
         case Op.devicesList: self = .devicesList
         case Op.contactsAdd:
-            self = .contactsAdd(qrCode: try Validate.id(try request.string("qrCode"), field: "qrCode"),
+            self = .contactsAdd(qrCode: try Self.qrCode(request),
                                 isResponder: try request.bool("isResponder"), isDependent: try request.bool("isDependent"))
         case Op.contactsRemove: self = .contactsRemove(contactID: try Self.contactID(request))
         case Op.contactsSetRoles:
@@ -69,6 +71,10 @@ public enum DeviceCommand: Sendable, Equatable {
         case Op.notificationsDelete: self = .notificationsDelete(id: try Self.notificationID(request))
         default: throw ProtocolError(.unknownOp, "unknown op '\(request.op)'")
         }
+    }
+
+    private static func qrCode(_ request: Request) throws(ProtocolError) -> String {
+        try Validate.id(try request.string("qrCode"), field: "qrCode")
     }
 
     private static func contactID(_ request: Request) throws(ProtocolError) -> String {

@@ -9,6 +9,8 @@ public enum Op {
     // After hello (§5)
     public static let profileUpdate = "profile.update"
     public static let qrRotate = "qr.rotate"
+    /// v1.2 (§12): who owns a QR code, without adding anyone.
+    public static let qrLookup = "qr.lookup"
     public static let deviceRegister = "device.register"
     public static let deviceUnregister = "device.unregister"
     public static let devicesList = "devices.list"
@@ -34,7 +36,7 @@ public enum Op {
 
     /// Every request op of version 1; anything else is `unknown_op`.
     public static let all: Set<String> = [
-        register, hello, keepalive, bye, profileUpdate, qrRotate, deviceRegister, deviceUnregister, devicesList,
+        register, hello, keepalive, bye, profileUpdate, qrRotate, qrLookup, deviceRegister, deviceUnregister, devicesList,
         contactsAdd, contactsRemove, contactsSetRoles, contactsList, pingSend, pingRespond, pingClear, checkIn,
         alertTrigger, alertCancel, notificationsList, notificationsRead, notificationsReadAll, notificationsDelete,
     ]

@@ -8,9 +8,9 @@ public enum ContactRules {
         let me = try step.account(userID)
         // The code may have been rotated since it was looked up: only the current one works.
         guard let other = step.accounts[otherID], other.user.qrCode == qrCode else {
-            throw .notFound("no user has that QR code")
+            throw QRCodeRules.unknown
         }
-        guard otherID != userID else { throw .badRequest("that is your own QR code") }
+        guard otherID != userID else { throw QRCodeRules.own }
         guard me.contacts[otherID] == nil else { throw ProtocolError(.conflict, "already a contact") }
         try ensureRoom(for: me, maxContacts: maxContacts, whose: "you already have")
         try ensureRoom(for: other, maxContacts: maxContacts, whose: "that user already has")

@@ -5,8 +5,8 @@ import LifeSignalProtocol
 struct QRCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "qr",
-        abstract: "Show the QR code others use to add this user, or rotate it.",
-        subcommands: [Show.self, Rotate.self],
+        abstract: "Show the QR code others use to add this user, rotate it, or look up whose a code is.",
+        subcommands: [Show.self, Rotate.self, Lookup.self],
         defaultSubcommand: Show.self)
 
     struct Show: AsyncParsableCommand {
@@ -32,6 +32,23 @@ struct QRCommand: AsyncParsableCommand {
             try await OneShot.run(globals) { client, _ in
                 let result = try await client.request(Op.qrRotate)
                 return CommandResult(fields: result, text: result["qrCode"]?.stringValue ?? "QR code rotated")
+            }
+        }
+    }
+
+    struct Lookup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "lookup", abstract: "Show whose QR code this is, without adding anyone (qr.lookup).")
+
+        @OptionGroup var globals: GlobalOptions
+
+        @Argument(help: "The QR code the other user shows (lsclient qr).")
+        var qrCode: String
+
+        func run() async throws {
+            try await OneShot.run(globals) { client, _ in
+                let owner = try await client.lookUpQRCode(qrCode)
+                return CommandResult(fields: ["contact": owner.json], text: "\(owner.name) (\(owner.id))")
             }
         }
     }

@@ -66,6 +66,30 @@ struct ContactRulesTests {
         #expect(bob.ok(Op.contactsList)["contacts"]?.arrayValue?.count == 1)
     }
 
+    /// v1.2 `qr.lookup`: whose code it is, without adding anyone; the same refusals as an add.
+    @Test func lookingUpACodeShowsItsOwnerAndChangesNothing() throws {
+        let alice = try Person("Alice", port: broker.port, devices: 2)
+        let bob = try Person("Bob", port: broker.port)
+        let found = alice.ok(Op.qrLookup, ["qrCode": .string(bob.qrCode)])
+        #expect(found.string(at: "contact", "id") == bob.id && found.string(at: "contact", "name") == "Bob")
+        #expect(found.count == 1 && found["contact"]?.objectValue?.count == 2)
+        // Nobody was told anything, and nobody was added.
+        #expect(alice.settle().allSatisfy { $0.isEmpty })
+        #expect(bob.settle().allSatisfy { $0.isEmpty })
+        #expect(alice.ok(Op.contactsList)["contacts"]?.arrayValue?.isEmpty == true)
+
+        // The owner as they are now: a new name shows, a rotated code is nobody's.
+        _ = bob.ok(Op.profileUpdate, ["name": "Robert"])
+        #expect(alice.ok(Op.qrLookup, ["qrCode": .string(bob.qrCode)]).string(at: "contact", "name") == "Robert")
+        let oldCode = bob.qrCode
+        bob.rotateQRCode()
+        #expect(alice.request(Op.qrLookup, ["qrCode": .string(oldCode)])?.errorCode == .notFound)
+        #expect(alice.request(Op.qrLookup, ["qrCode": .string(alice.qrCode)])?.errorCode == .badRequest)
+        #expect(alice.request(Op.qrLookup, ["qrCode": "NOSUCHCODE22"])?.errorCode == .notFound)
+        #expect(alice.request(Op.qrLookup, [:])?.errorCode == .badRequest)
+        #expect(alice.request(Op.qrLookup, ["qrCode": 12])?.errorCode == .badRequest)
+    }
+
     @Test func removingDeletesBothSidesAndTellsBoth() throws {
         let alice = try Person("Alice", port: broker.port)
         let bob = try Person("Bob", port: broker.port)

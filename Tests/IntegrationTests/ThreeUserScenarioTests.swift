@@ -30,6 +30,9 @@ struct ThreeUserScenarioTests {
 
         // Alice adds Bob, then Carol, as her responders with their QR codes.
         let bobCode = try #require(try cli.run(bob + ["qr"]).result?.string(at: "qrCode"))
+        let lookup = try cli.run(phone + ["qr", "lookup", bobCode])
+        #expect(lookup.result?.string(at: "contact", "name") == "Bob")
+        #expect(try cli.run(["--profile", "alice", "--device", "phone", "qr", "lookup", bobCode]).stdout.hasPrefix("Bob (u_"))
         let added = try cli.run(phone + ["contacts", "add", bobCode, "--responder"])
         #expect(added.result?.string(at: "contact", "role") == "responder")
         #expect(notification(aliceTablet, "You added Bob.") != nil)

@@ -98,7 +98,7 @@ import Testing
 
     @Test func addingAContactLooksTheCodeUpAndTakesTheContactLimit() throws {
         let fields: JSONObject = ["qrCode": "qr_Carol", "isResponder": true, "isDependent": false]
-        guard case .addContact(let qrCode, let rules) = try Self.plan(Op.contactsAdd, fields) else {
+        guard case .byQRCode(let qrCode, .add(let rules)) = try Self.plan(Op.contactsAdd, fields) else {
             Issue.record("contacts.add does not look its code up")
             return
         }
@@ -108,12 +108,22 @@ import Testing
         _ = try step.run(rules("u_Carol"))
         #expect(step.accounts["u_Bob"]?.contacts["u_Carol"]?.isResponder == true)
 
-        guard case .addContact(_, let limited) = try Self.plan(
+        guard case .byQRCode(_, .add(let limited)) = try Self.plan(
             Op.contactsAdd, fields, limits: RuleLimits(maxContacts: 1, minCheckInIntervalSec: 60)) else { return }
         var full = RuleFixtures.aliceWatchesBob()
         full = Step(now: RuleFixtures.now, accounts: Array(full.accounts.values) + [RuleFixtures.account("Carol")],
                     ids: SequentialIDs())
         #expect(throws: ProtocolError.self) { try full.run(limited("u_Carol")) }
+    }
+
+    @Test func aLookupShowsTheOwnerOfTheCodeButNotOnesOwn() throws {
+        guard case .byQRCode(let qrCode, .show(let show)) = try Self.plan(Op.qrLookup, ["qrCode": "qr_Carol"]) else {
+            Issue.record("qr.lookup does not look its code up")
+            return
+        }
+        #expect(qrCode == "qr_Carol")
+        #expect(try show(QRCodeOwner(id: "u_Carol", name: "Carol")) == ["contact": .object(["id": "u_Carol", "name": "Carol"])])
+        #expect(throws: QRCodeRules.own) { try show(QRCodeOwner(id: "u_Bob", name: "Bob")) }
     }
 
     @Test func notificationChangesRunTheirRulesOnWhatTheStoreHas() throws {

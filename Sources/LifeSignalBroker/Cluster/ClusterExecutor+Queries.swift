@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalRules
 import PostgresNIO
 
 /// What a device reads and the device rows it changes, outside the rules: no event follows any
@@ -40,9 +41,12 @@ extension ClusterExecutor {
         }
     }
 
-    /// The user whose current QR code this is (`contacts.add`).
-    public func userID(forQRCode qrCode: String) async throws -> String? {
-        try await collect("SELECT id FROM users WHERE qr_code = \(qrCode)") { try $0.decode(String.self) }.first
+    /// The user whose current QR code this is, with their name (`contacts.add`, `qr.lookup`).
+    public func owner(ofQRCode qrCode: String) async throws -> QRCodeOwner? {
+        try await collect("SELECT id, name FROM users WHERE qr_code = \(qrCode)") { row in
+            let (id, name) = try row.decode((String, String).self)
+            return QRCodeOwner(id: id, name: name)
+        }.first
     }
 
     /// `device.register`: the token moves to this device from whichever device held it (§5), and

@@ -10,8 +10,8 @@ extension ClusterDevice {
         switch RequestPlan(command, by: userID, limits: node.configuration.ruleLimits) {
         case .step(let involved, let rules):
             step(request, on: connection, involving: involved, rules)
-        case .addContact(let qrCode, let rules):
-            addContact(qrCode: qrCode, rules, request, from: connection)
+        case .byQRCode(let qrCode, let use):
+            byQRCode(qrCode, use, request, from: connection)
         case .changeNotification(let id, let rule):
             changeNotification(id, request, from: connection, rule)
         case .readAllNotifications(let rule):
@@ -32,25 +32,47 @@ extension ClusterDevice {
         }
     }
 
-    /// `contacts.add`: the owner of the QR code, looked up first, is involved in `rules`; unknown
-    /// codes count against the user's `failedAddsPerMinute` (§10).
-    private func addContact(qrCode: String, _ rules: @escaping @Sendable (String) -> RequestPlan.Rules,
-                            _ request: Request, from connection: ClientConnection) {
+    /// What a QR code led to, off the loop.
+    private enum QRCodeOutcome: Sendable {
+        case unknown
+        case added(ClusterExecutor.Commit<JSONObject>)
+        case shown(Result<JSONObject, ProtocolError>)
+    }
+
+    /// `contacts.add` and `qr.lookup`: the owner of `qrCode` is looked up first, then `use`d;
+    /// unknown codes count against the user's `failedAddsPerMinute` (§10).
+    private func byQRCode(_ qrCode: String, _ use: RequestPlan.QRCodeUse, _ request: Request,
+                          from connection: ClientConnection) {
         let userID = self.userID
         guard let broker = node.broker else { return }
         if let refusal = broker.onLoop({ $0.failedAddsRefusal(for: userID) }) {
             return refuse(request, on: connection, refusal)
         }
-        answer(request, on: connection, { executor -> ClusterExecutor.Commit<JSONObject>? in
-            guard let ownerID = try await executor.userID(forQRCode: qrCode) else { return nil }
-            return try await executor.perform(as: userID, involving: .named([ownerID]), now: WallClock.nowMs(),
-                                              rules(ownerID))
-        }, finish: { [self, node] commit in
-            guard let commit else {
-                node.broker?.onLoop { $0.recordFailedAdd(by: userID) }
-                return .refused(RequestPlan.unknownQRCode)
+        answer(request, on: connection, { executor -> QRCodeOutcome in
+            guard let owner = try await executor.owner(ofQRCode: qrCode) else { return .unknown }
+            switch use {
+            case .add(let rules):
+                return .added(try await executor.perform(as: userID, involving: .named([owner.id]),
+                                                         now: WallClock.nowMs(), rules(owner.id)))
+            case .show(let answer):
+                do throws(ProtocolError) {
+                    return .shown(.success(try answer(owner)))
+                } catch {
+                    return .shown(.failure(error))
+                }
             }
-            return committed(commit)
+        }, finish: { [self, node] outcome in
+            switch outcome {
+            case .unknown:
+                node.broker?.onLoop { $0.recordFailedAdd(by: userID) }
+                return .refused(QRCodeRules.unknown)
+            case .added(let commit):
+                return committed(commit)
+            case .shown(.success(let fields)):
+                return .fields(fields)
+            case .shown(.failure(let error)):
+                return .refused(error)
+            }
         })
     }
 }

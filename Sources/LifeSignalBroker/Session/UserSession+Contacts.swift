@@ -3,20 +3,29 @@ import LifeSignalProtocol
 import LifeSignalRules
 
 extension UserSession {
-    /// `contacts.add`: the owner of `qrCode`, looked up first, is involved in `rules`; unknown
-    /// codes count against the user's `failedAddsPerMinute` (§10).
-    func addContact(qrCode: String, _ rules: @escaping @Sendable (String) -> RequestPlan.Rules, _ request: Request,
-                    from connection: ClientConnection) {
+    /// `contacts.add` and `qr.lookup`: the owner of `qrCode` is looked up first, then `use`d;
+    /// unknown codes count against the user's `failedAddsPerMinute` (§10).
+    func byQRCode(_ qrCode: String, _ use: RequestPlan.QRCodeUse, _ request: Request,
+                  from connection: ClientConnection) {
         let userID = self.userID
         if let refusal = broker.onLoop({ $0.failedAddsRefusal(for: userID) }) {
             return connection.respond(error: refusal, rid: request.rid)
         }
-        afterQuery(.userIDForQRCode(qrCode), for: request, from: connection) { session, answer in
-            guard case .userID(let ownerID?) = answer else {
+        afterQuery(.qrCodeOwner(qrCode), for: request, from: connection) { session, answer in
+            guard case .qrCodeOwner(let owner?) = answer else {
                 session.broker.onLoop { $0.recordFailedAdd(by: userID) }
-                return connection.respond(error: RequestPlan.unknownQRCode, rid: request.rid)
+                return connection.respond(error: QRCodeRules.unknown, rid: request.rid)
             }
-            session.run(request, from: connection, involving: [ownerID], rules(ownerID))
+            switch use {
+            case .add(let rules):
+                session.run(request, from: connection, involving: [owner.id], rules(owner.id))
+            case .show(let answer):
+                do throws(ProtocolError) {
+                    connection.respond(rid: request.rid, try answer(owner))
+                } catch {
+                    connection.respond(error: error, rid: request.rid)
+                }
+            }
         }
     }
 

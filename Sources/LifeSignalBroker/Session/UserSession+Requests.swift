@@ -9,8 +9,8 @@ extension UserSession {
         switch RequestPlan(command, by: userID, limits: configuration.ruleLimits) {
         case .step(let involved, let rules):
             run(request, from: connection, involving: involved.contactIDs(in: contacts), rules)
-        case .addContact(let qrCode, let rules):
-            addContact(qrCode: qrCode, rules, request, from: connection)
+        case .byQRCode(let qrCode, let use):
+            byQRCode(qrCode, use, request, from: connection)
         case .changeNotification(let id, let rule):
             changeNotification(id, request, from: connection, rule)
         case .readAllNotifications(let rule):

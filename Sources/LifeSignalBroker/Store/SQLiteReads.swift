@@ -17,7 +17,7 @@ struct SQLiteReads {
     private let selectNotificationPosition: DirectStatement
     private let selectNotification: DirectStatement
     private let selectEvents: DirectStatement
-    private let selectUserIDForQRCode: DirectStatement
+    private let selectQRCodeOwner: DirectStatement
     private let selectPendingDeadlines: DirectStatement
 
     /// Prepares the statements on the writer's connection, which they must only be used with.
@@ -54,7 +54,7 @@ struct SQLiteReads {
         selectEvents = try DirectStatement(db, sql: """
             SELECT seq, body FROM events WHERE user_id = ? AND seq > ? AND seq <= ? ORDER BY seq
             """)
-        selectUserIDForQRCode = try DirectStatement(db, sql: "SELECT id FROM users WHERE qr_code = ?")
+        selectQRCodeOwner = try DirectStatement(db, sql: "SELECT id, name FROM users WHERE qr_code = ?")
         selectPendingDeadlines = try DirectStatement(db, sql: """
             SELECT id, check_in_deadline FROM users
             WHERE check_in_deadline IS NOT NULL AND is_non_responsive = 0
@@ -67,8 +67,8 @@ struct SQLiteReads {
             .events(try events(userID: userID, after: afterSeq, through: throughSeq, maxBytes: maxBytes, db))
         case .user(let id):
             .user(try storedUser(id: id, db))
-        case .userIDForQRCode(let code):
-            .userID(try selectUserIDForQRCode.rows(db, { $0.add(code) }) { $0.string(0) }.first)
+        case .qrCodeOwner(let code):
+            .qrCodeOwner(try selectQRCodeOwner.rows(db, { $0.add(code) }) { QRCodeOwner(id: $0.string(0), name: $0.string(1)) }.first)
         case .notifications(let userID, let beforeID, let limit):
             .notifications(try notifications(userID: userID, beforeID: beforeID, limit: limit, db))
         case .pendingDeadlines:

@@ -78,7 +78,8 @@ public enum StoreQuery: Sendable {
     /// `maxBytes`.
     case events(userID: String, afterSeq: Int64, throughSeq: Int64, maxBytes: Int)
     case user(id: String)
-    case userIDForQRCode(String)
+    /// The user whose current QR code this is, with their name (`contacts.add`, `qr.lookup`).
+    case qrCodeOwner(String)
     /// Newest first; `beforeID` is exclusive. Nil in the result when `beforeID` is not the user's.
     case notifications(userID: String, beforeID: String?, limit: Int)
     case notification(userID: String, id: String)
@@ -90,7 +91,7 @@ public enum StoreQueryResult: Sendable {
     /// Nil when some of the events are no longer retained, or they would not fit.
     case events([[UInt8]]?)
     case user(StoredUser?)
-    case userID(String?)
+    case qrCodeOwner(QRCodeOwner?)
     case notifications([Notification]?)
     case notification(Notification?)
     case deadlines([(userID: String, deadline: Int64)])

@@ -235,17 +235,23 @@ final class DiffRunner {
 
     // MARK: Requests
 
+    private func code(_ qr: DiffQR, by user: Int) -> String {
+        switch qr {
+        case .of(let other): qrCodes[other].last!
+        case .own: qrCodes[user].last!
+        case .unknown: "NOSUCHCODE23"
+        case .previous(let other): qrCodes[other].dropLast().last ?? qrCodes[other].last!
+        }
+    }
+
     private func request(_ request: DiffRequest, by user: Int) -> (String, JSONObject) {
         func contact(_ other: Int) -> JSONValue { .string(other < 0 ? "u_nobody" : ids[other]) }
         switch request {
         case .addContact(let qr, let responder, let dependent):
-            let code: String = switch qr {
-            case .of(let other): qrCodes[other].last!
-            case .own: qrCodes[user].last!
-            case .unknown: "NOSUCHCODE23"
-            case .previous(let other): qrCodes[other].dropLast().last ?? qrCodes[other].last!
-            }
-            return (Op.contactsAdd, ["qrCode": .string(code), "isResponder": .bool(responder), "isDependent": .bool(dependent)])
+            return (Op.contactsAdd, ["qrCode": .string(code(qr, by: user)), "isResponder": .bool(responder),
+                                     "isDependent": .bool(dependent)])
+        case .lookUp(let qr):
+            return (Op.qrLookup, ["qrCode": .string(code(qr, by: user))])
         case .setRoles(let other, let responder, let dependent):
             return (Op.contactsSetRoles, ["contactId": contact(other), "isResponder": .bool(responder),
                                           "isDependent": .bool(dependent)])

@@ -62,6 +62,7 @@ enum DiffRequest {
     case alertCancel
     case profileUpdate(name: String?, intervalSec: Int?, push: Bool?, muted: [String]?)
     case qrRotate
+    case lookUp(DiffQR)
     case listNotifications(limit: Int?, before: DiffNotification?)
     case read(DiffNotification), delete(DiffNotification)
     case readAll
@@ -168,7 +169,8 @@ struct DiffWorkload {
         case 94..<96: return .registerToken(random.pick(5))
         case 96..<97: return .unregisterToken
         case 97..<99: return .listDevices
-        default: return .keepalive
+        // Half the keepalives are lookups: no draw of their own, so every seed keeps its sequence.
+        default: return roles.0 ? .lookUp(contact < 0 ? .unknown : roles.1 ? .of(other) : .previous(other)) : .keepalive
         }
     }
 

@@ -22,4 +22,23 @@ struct FailedAddLimitTests {
         bob.add(alice, responder: true, dependent: false)
         #expect(alice.ok(Op.contactsList)["contacts"]?.arrayValue?.count == 1)
     }
+
+    /// v1.2: an unknown code in `qr.lookup` counts like one in `contacts.add`, and past the quota
+    /// both are refused.
+    @Test func unknownLookupsCountAsFailedAddsAndAreLimitedWithThem() throws {
+        let broker = try BrokerProcess(arguments: ["--failed-adds-per-minute", "3"])
+        let alice = try Person("Alice", port: broker.port)
+        let bob = try Person("Bob", port: broker.port)
+        let guess: JSONObject = ["qrCode": "ZZZZZZZZZZZZ"]
+        // A known code and one's own do not count.
+        for _ in 0..<3 { #expect(alice.request(Op.qrLookup, ["qrCode": .string(bob.qrCode)])?.okFields != nil) }
+        #expect(alice.request(Op.qrLookup, ["qrCode": .string(alice.qrCode)])?.errorCode == .badRequest)
+        for _ in 0..<2 { #expect(alice.request(Op.qrLookup, guess)?.errorCode == .notFound) }
+        #expect(alice.request(Op.contactsAdd, ["qrCode": "ZZZZZZZZZZZZ", "isResponder": true, "isDependent": false])?
+            .errorCode == .notFound)
+
+        #expect(alice.request(Op.qrLookup, ["qrCode": .string(bob.qrCode)])?.errorCode == .rateLimited)
+        #expect(alice.tryToAdd(bob)?.errorCode == .rateLimited)
+        #expect(bob.request(Op.qrLookup, ["qrCode": .string(alice.qrCode)])?.okFields != nil)
+    }
 }
