@@ -6,7 +6,9 @@ import Testing
 
 /// A client given several brokers (PROTOCOL §11) connects to any that is up, and when its broker
 /// goes, moves to the next and resumes with exactly the events it missed.
-@Suite(.timeLimit(.minutes(5)))
+/// The time limit guards against a hang and is longer than a sanitized run, whose blocking
+/// integration tests can hold the cooperative pool, and so these async tests, for minutes.
+@Suite(.timeLimit(.minutes(20)))
 struct FailoverTests {
     /// A port nothing listens on (bound, read, released).
     static func freePort() throws -> Int {

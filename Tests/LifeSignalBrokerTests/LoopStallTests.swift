@@ -11,7 +11,9 @@ import Testing
 /// Each test stalls the loop for longer than the limit while the device's request waits unread.
 /// A run counts only if the stall began while the connection was still within its limit: a run
 /// slowed down so much that it began later shows nothing, and the test tries again.
-@Suite(.timeLimit(.minutes(5)))
+/// The time limit guards against a hang and is longer than a sanitized run, whose blocking
+/// integration tests can hold the cooperative pool, and so these async tests, for minutes.
+@Suite(.timeLimit(.minutes(20)))
 struct LoopStallTests {
     static let attempts = 20
 

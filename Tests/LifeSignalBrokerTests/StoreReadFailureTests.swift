@@ -6,9 +6,9 @@ import Testing
 /// A store that cannot read a user is a broker fault (`internal`, §9), never an answer about the
 /// user: not `unauthenticated` (which would also send a client with the right token away for
 /// good), not `not_found`, and a missed check-in it could not process is processed later.
-/// The time limit is a guard against a hang, not a timing assertion;
-/// under a sanitizer, blocking integration tests can starve these of threads for minutes.
-@Suite(.timeLimit(.minutes(5)))
+/// The time limit guards against a hang and is longer than a sanitized run, whose blocking
+/// integration tests can hold the cooperative pool, and so these async tests, for minutes.
+@Suite(.timeLimit(.minutes(20)))
 struct StoreReadFailureTests {
     func register(_ name: String, on broker: InProcessBroker) async throws -> Registration {
         try await LifeSignalClient.register(host: "127.0.0.1", port: broker.port, name: name)

@@ -4,9 +4,10 @@ import Testing
 @testable import LifeSignalClient
 
 /// The client actor against a scripted fake broker on loopback: the real socket, loop and timers,
-/// no real broker. The time limit is a guard against a hang, not a timing assertion;
-/// under a sanitizer, blocking integration tests can starve these of threads for minutes.
-@Suite(.timeLimit(.minutes(5)))
+/// no real broker.
+/// The time limit guards against a hang and is longer than a sanitized run, whose blocking
+/// integration tests can hold the cooperative pool, and so these async tests, for minutes.
+@Suite(.timeLimit(.minutes(20)))
 struct LifeSignalClientTests {
     /// Fast retries: the tests wait for reconnects, they do not time them.
     func configuration(port: Int, state: DeviceState? = nil) -> ClientConfiguration {

@@ -6,8 +6,9 @@ import Testing
 
 /// What a client says while the broker is out of reach (`ClientEvent.reconnecting`), and a first
 /// `connect()` that waits for a broker started after it (`ReconnectPolicy.retriesFirstConnect`).
-/// The time limit is a guard against a hang, not a timing assertion.
-@Suite(.timeLimit(.minutes(5)))
+/// The time limit guards against a hang and is longer than a sanitized run, whose blocking
+/// integration tests can hold the cooperative pool, and so these async tests, for minutes.
+@Suite(.timeLimit(.minutes(20)))
 struct ReconnectingTests {
     func configuration(port: Int, retriesFirstConnect: Bool = false) -> ClientConfiguration {
         ClientConfiguration(
