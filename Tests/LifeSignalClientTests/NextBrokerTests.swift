@@ -71,7 +71,9 @@ struct NextBrokerTests {
 
     @Test func aRequestTheBrokerNeverAnswersFailsWithTimedOut() async throws {
         let broker = try FakeBroker(scripts: [{ connection in
-            try connection.greet(lastSeq: 10, snapshot: Fixtures.snapshot(seq: 10))
+            // A heartbeat of a day: no keepalive falls due however long this test's task waits for
+            // a thread between connect and checkin, so the checkin is the request that times out.
+            try connection.greet(lastSeq: 10, snapshot: Fixtures.snapshot(seq: 10), heartbeatMs: 86_400_000)
             while true { _ = try connection.read() }  // wedged: reads requests, answers none
         }])
         defer { broker.stop() }
