@@ -25,7 +25,7 @@ struct ClusterDatabaseSecurityTests {
     }
 
     @Test func aWrongOrMissingPasswordIsAuthenticationFailedNotUnreachable() async throws {
-        let server = try SecuredPostgres()
+        let server = try await SecuredPostgres()
         var url = server.url
         url.sslMode = .disable
         url.password = "not-the-password-7x"
@@ -49,7 +49,7 @@ struct ClusterDatabaseSecurityTests {
     }
 
     @Test func sslModesAreHonoured() async throws {
-        let server = try SecuredPostgres()
+        let server = try await SecuredPostgres()
         var url = server.url
         url.password = SecuredPostgres.password
         for (mode, encrypted) in [(PostgresURL.SSLMode.require, true), (.prefer, true), (.disable, false)] {
@@ -68,7 +68,7 @@ struct ClusterDatabaseSecurityTests {
         #expect(isEncrypted)
 
         // A certificate that does not chain to the root given: refused, whichever mode checks it.
-        url.sslRootCertificate = try server.otherRootCertificate()
+        url.sslRootCertificate = try await server.otherRootCertificate()
         for mode in [PostgresURL.SSLMode.verifyFull, .verifyCA, .require] {
             url.sslMode = mode
             await #expect("sslmode=\(mode.rawValue)") {

@@ -1,0 +1,24 @@
+# Sourced by scripts/test and scripts/sanitized-tests.
+#
+# The integration tests are synchronous: each holds a thread of Swift's cooperative pool while it
+# waits for its lsbroker and lsclient processes, and the pool is only as wide as the machine has
+# cores. In the same process, the in-process suites' tasks (an in-process broker's client, the FCM
+# send queue) would wait for a thread for as long as two integration tests wait, past any deadline
+# of the protocol's (a hello's 10 s). So the two kinds run side by side in two processes, each
+# with a pool of its own.
+#
+#   test_in_two_processes INTEGRATION_LOG [swift test flags]
+# runs the built tests: the in-process suites write to stdout, the integration tests to
+# INTEGRATION_LOG. Returns non-zero if either run failed.
+integration_tests='^IntegrationTests\.'
+
+test_in_two_processes() {
+    local integration_log=$1
+    shift
+    swift test --skip-build "$@" --filter "$integration_tests" > "$integration_log" 2>&1 &
+    local integration=$!
+    local in_process_status=0 integration_status=0
+    swift test --skip-build "$@" --skip "$integration_tests" || in_process_status=$?
+    wait "$integration" || integration_status=$?
+    [ $in_process_status -eq 0 ] && [ $integration_status -eq 0 ]
+}
