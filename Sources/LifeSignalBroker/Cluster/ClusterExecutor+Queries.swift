@@ -41,14 +41,6 @@ extension ClusterExecutor {
         }
     }
 
-    /// The user whose current QR code this is, with their name (`contacts.add`, `qr.lookup`).
-    public func owner(ofQRCode qrCode: String) async throws -> QRCodeOwner? {
-        try await collect("SELECT id, name FROM users WHERE qr_code = \(qrCode)") { row in
-            let (id, name) = try row.decode((String, String).self)
-            return QRCodeOwner(id: id, name: name)
-        }.first
-    }
-
     /// `device.register`: the token moves to this device from whichever device held it (§5), and
     /// `platform` is kept when given.
     public func registerPushToken(_ token: String, platform: String?, userID: String, deviceID: String) async throws {

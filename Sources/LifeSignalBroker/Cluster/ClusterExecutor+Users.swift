@@ -5,10 +5,7 @@ import PostgresNIO
 extension ClusterExecutor {
     /// `register`: a new user and their head row (seq 0).
     public func create(_ user: User, tokenHash: [UInt8]) async throws {
-        let logger = self.logger
-        try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
-            try await ClusterRows.insert(user, tokenHash: tokenHash, on: connection, logger: logger)
-        } }
+        try await commit([.createUser(user, tokenHash: tokenHash)])
     }
 
     /// The committed events of `userID` after `afterSeq`, in order: what a device resumes with.

@@ -121,29 +121,6 @@ enum ClusterRows {
         try await update(user, on: connection, logger: logger)
     }
 
-    /// Writes one change a rule made. Rules make only these; the rest belong to other paths.
-    static func apply(_ change: StoreChange, on connection: PostgresConnection, logger: Logger) async throws {
-        switch change {
-        case .updateUser(let user):
-            try await update(user, on: connection, logger: logger)
-        case .upsertContact(let record):
-            try await upsert([record], on: connection, logger: logger)
-        case .deleteContact(let userID, let contactID):
-            try await connection.query(
-                "DELETE FROM contacts WHERE user_id = \(userID) AND contact_id = \(contactID)", logger: logger).drain()
-        case .setNotificationRead(let id):
-            try await connection.query("UPDATE notifications SET is_read = true WHERE id = \(id)", logger: logger).drain()
-        case .markAllNotificationsRead(let userID):
-            try await connection.query(
-                "UPDATE notifications SET is_read = true WHERE user_id = \(userID) AND NOT is_read", logger: logger).drain()
-        case .deleteNotification(let id):
-            try await connection.query("DELETE FROM pushes WHERE notification_id = \(id)", logger: logger).drain()
-            try await connection.query("DELETE FROM notifications WHERE id = \(id)", logger: logger).drain()
-        default:
-            throw ProtocolError(.internal, "the cluster store does not write \(change) from a rule")
-        }
-    }
-
     /// Both sides of relationships (or any contact rows) in one statement. Arrays cannot hold
     /// NULL here, so an absent ping travels as an empty id (ping ids are never empty).
     static func upsert(_ written: [ContactRecord], on connection: PostgresConnection, logger: Logger) async throws {
@@ -178,7 +155,7 @@ enum ClusterRows {
             """
     }
 
-    private static func update(_ user: User, on connection: PostgresConnection, logger: Logger) async throws {
+    static func update(_ user: User, on connection: PostgresConnection, logger: Logger) async throws {
         let muted = user.preferences.mutedTypes.map(\.rawValue).joined(separator: ",")
         try await connection.query("""
             UPDATE users SET name = \(user.name), phone = \(user.phone), qr_code = \(user.qrCode),

@@ -49,7 +49,7 @@ extension ClusterDevice {
             return refuse(request, on: connection, refusal)
         }
         answer(request, on: connection, { executor -> QRCodeOutcome in
-            guard let owner = try await executor.owner(ofQRCode: qrCode) else { return .unknown }
+            guard let owner = try await executor.qrCodeOwner(qrCode) else { return .unknown }
             switch use {
             case .add(let rules):
                 return .added(try await executor.perform(as: userID, involving: .named([owner.id]),

@@ -67,6 +67,8 @@ struct SQLiteReads {
             .events(try events(userID: userID, after: afterSeq, through: throughSeq, maxBytes: maxBytes, db))
         case .user(let id):
             .user(try storedUser(id: id, db))
+        case .devices(let userID):
+            .devices(try devices(of: userID, db))
         case .qrCodeOwner(let code):
             .qrCodeOwner(try selectQRCodeOwner.rows(db, { $0.add(code) }) { QRCodeOwner(id: $0.string(0), name: $0.string(1)) }.first)
         case .notifications(let userID, let beforeID, let limit):
@@ -85,10 +87,7 @@ struct SQLiteReads {
         // The same text as the column, held once: the broker keys the loaded user by `id`, so the
         // session's copy of the string would be a second heap block per online user.
         user.id = id
-        let devices = try selectDevices.rows(db, { $0.add(id) }) { row in
-            DeviceRecord(key: DeviceKey(userID: id, deviceID: row.string(0)), platform: row.optionalString(1),
-                         pushToken: row.optionalString(2), lastSeenAt: row.optionalInt64(3))
-        }
+        let devices = try devices(of: id, db)
         let bounds = try selectEventBounds.rows(db, { $0.add(id) }) { (oldest: $0.optionalInt64(0), newest: $0.optionalInt64(1)) }
         let lastSeq = bounds.first?.newest ?? 0
         let oldest = bounds.first?.oldest ?? lastSeq + 1
@@ -101,6 +100,13 @@ struct SQLiteReads {
             recentNotifications: try notifications(userID: id, beforeID: nil, limit: NotificationWindow.capacity, db) ?? [],
             notificationCount: ledger.count, unreadCount: ledger.filter(\.isUnread).count,
             notificationLedger: ledger)
+    }
+
+    private func devices(of userID: String, _ db: Database) throws -> [DeviceRecord] {
+        try selectDevices.rows(db, { $0.add(userID) }) { row in
+            DeviceRecord(key: DeviceKey(userID: userID, deviceID: row.string(0)), platform: row.optionalString(1),
+                         pushToken: row.optionalString(2), lastSeenAt: row.optionalInt64(3))
+        }
     }
 
     /// Each contact row joined with the contact's own user row, which the mirror is made of.

@@ -78,6 +78,8 @@ public enum StoreQuery: Sendable {
     /// `maxBytes`.
     case events(userID: String, afterSeq: Int64, throughSeq: Int64, maxBytes: Int)
     case user(id: String)
+    /// Every device of the user, online or not.
+    case devices(userID: String)
     /// The user whose current QR code this is, with their name (`contacts.add`, `qr.lookup`).
     case qrCodeOwner(String)
     /// Newest first; `beforeID` is exclusive. Nil in the result when `beforeID` is not the user's.
@@ -91,6 +93,7 @@ public enum StoreQueryResult: Sendable {
     /// Nil when some of the events are no longer retained, or they would not fit.
     case events([[UInt8]]?)
     case user(StoredUser?)
+    case devices([DeviceRecord])
     case qrCodeOwner(QRCodeOwner?)
     case notifications([Notification]?)
     case notification(Notification?)

@@ -1,0 +1,58 @@
+import LifeSignalProtocol
+import PostgresNIO
+
+/// The cluster's answers: each read on a pooled connection, as committed now; a commit in one
+/// transaction of its own.
+extension ClusterExecutor: EngineStore {
+    public func commit(_ changes: [StoreChange]) async throws {
+        let logger = self.logger
+        try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
+            for change in changes { try await ClusterRows.apply(change, on: connection, logger: logger) }
+        } }
+    }
+
+    public func qrCodeOwner(_ qrCode: String) async throws -> QRCodeOwner? {
+        try await collect("SELECT id, name FROM users WHERE qr_code = \(qrCode)") { row in
+            let (id, name) = try row.decode((String, String).self)
+            return QRCodeOwner(id: id, name: name)
+        }.first
+    }
+
+    public func notification(_ id: String, of userID: String) async throws -> Notification? {
+        let (logger, history) = (self.logger, notificationHistory)
+        return try await database.withConnection { connection in
+            try await ClusterRows.notification(id, of: userID, history: history, on: connection, logger: logger)
+        }
+    }
+
+    public func notifications(of userID: String, before: String?, limit: Int) async throws -> [Notification]? {
+        let (logger, history) = (self.logger, notificationHistory)
+        return try await database.withConnection { connection in
+            try await ClusterRows.notifications(of: userID, before: before, limit: limit, history: history,
+                                                on: connection, logger: logger)
+        }
+    }
+
+    public func devices(of userID: String) async throws -> [DeviceRecord] {
+        let logger = self.logger
+        let (devices, _) = try await database.withConnection { connection in
+            try await ClusterRows.devices(of: userID, on: connection, logger: logger)
+        }
+        return devices.sorted { $0.key.deviceID < $1.key.deviceID }
+    }
+
+    public func events(of userID: String, after: Int64, through: Int64, maxBytes: Int) async throws -> [[UInt8]]? {
+        guard through > after else { return [] }
+        let rows = try await collect("""
+            SELECT seq, body FROM events WHERE user_id = \(userID) AND seq > \(after) AND seq <= \(through) ORDER BY seq
+            """) { try $0.decode((Int64, String).self) }
+        var bodies: [[UInt8]] = []
+        var frameBytes = 0
+        for (offset, (seq, body)) in rows.enumerated() {
+            frameBytes += 4 + body.utf8.count
+            guard seq == after + 1 + Int64(offset), frameBytes <= maxBytes else { return nil }
+            bodies.append(Array(body.utf8))
+        }
+        return bodies.count == Int(through - after) ? bodies : nil
+    }
+}

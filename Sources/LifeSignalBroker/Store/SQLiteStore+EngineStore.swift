@@ -1,0 +1,49 @@
+import LifeSignalProtocol
+
+/// The embedded store's answers are the writer's: every read runs in its queue, after the writes
+/// submitted before it, as the embedded engine's own reads do (`StoreQuery`).
+extension SQLiteStore: EngineStore {
+    public func commit(_ changes: [StoreChange]) async throws {
+        _ = try await submitted(StoreWrite(changes: changes))
+    }
+
+    public func qrCodeOwner(_ qrCode: String) async throws -> QRCodeOwner? {
+        let query = StoreQuery.qrCodeOwner(qrCode)
+        guard case .qrCodeOwner(let owner) = try await answer(query) else { throw MismatchedStoreAnswer(query: query) }
+        return owner
+    }
+
+    public func notification(_ id: String, of userID: String) async throws -> Notification? {
+        let query = StoreQuery.notification(userID: userID, id: id)
+        guard case .notification(let notification) = try await answer(query) else {
+            throw MismatchedStoreAnswer(query: query)
+        }
+        return notification
+    }
+
+    public func notifications(of userID: String, before: String?, limit: Int) async throws -> [Notification]? {
+        let query = StoreQuery.notifications(userID: userID, beforeID: before, limit: limit)
+        guard case .notifications(let page) = try await answer(query) else { throw MismatchedStoreAnswer(query: query) }
+        return page
+    }
+
+    public func devices(of userID: String) async throws -> [DeviceRecord] {
+        let query = StoreQuery.devices(userID: userID)
+        guard case .devices(let devices) = try await answer(query) else { throw MismatchedStoreAnswer(query: query) }
+        return devices.sorted { $0.key.deviceID < $1.key.deviceID }
+    }
+
+    public func events(of userID: String, after: Int64, through: Int64, maxBytes: Int) async throws -> [[UInt8]]? {
+        let query = StoreQuery.events(userID: userID, afterSeq: after, throughSeq: through, maxBytes: maxBytes)
+        guard case .events(let bodies) = try await answer(query) else { throw MismatchedStoreAnswer(query: query) }
+        return bodies
+    }
+
+    private func answer(_ query: StoreQuery) async throws -> StoreQueryResult? {
+        try await submitted(StoreWrite(changes: [], query: query)).queryResult
+    }
+
+    private func submitted(_ write: StoreWrite) async throws -> StoreWriteResult {
+        try await withCheckedThrowingContinuation { done in submit(write) { done.resume(with: $0) } }
+    }
+}

@@ -1,0 +1,246 @@
+import Foundation
+@testable import LifeSignalBroker
+import LifeSignalFuzzing
+import LifeSignalProtocol
+import Testing
+
+/// One suite, run unchanged over both stores (`EngineStore`): the embedded SQLite store and the
+/// cluster's PostgreSQL. Each test writes through `commit` and reads through the protocol only.
+@Suite struct StoreConformanceTests {
+    enum Kind: String, CaseIterable, CustomTestStringConvertible {
+        case sqlite, postgres
+        var testDescription: String { rawValue }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aUserIsFoundByTheirCurrentQRCode(_ kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await store.commit([Self.createUser("A"), Self.createUser("B")])
+            #expect(try await store.qrCodeOwner("qr_A") == QRCodeOwner(id: "u_A", name: "A"))
+            #expect(try await store.qrCodeOwner("qr_nobody") == nil)
+            var renamed = Self.user("A")
+            renamed.name = "Ann"
+            renamed.qrCode = "qr_A2"
+            try await store.commit([.updateUser(renamed)])
+            #expect(try await store.qrCodeOwner("qr_A") == nil)
+            #expect(try await store.qrCodeOwner("qr_A2") == QRCodeOwner(id: "u_A", name: "Ann"))
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aCommitThatFailsChangesNothing(_ kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await store.commit([Self.createUser("A")])
+            await #expect(throws: (any Error).self) {
+                try await store.commit([Self.createUser("C"), Self.createUser("A")])
+            }
+            #expect(try await store.qrCodeOwner("qr_C") == nil)
+            try await store.commit([Self.createUser("C")])
+            #expect(try await store.qrCodeOwner("qr_C") == QRCodeOwner(id: "u_C", name: "C"))
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func notificationsArePagedNewestFirstAndStayTheirUsers(_ kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await store.commit([Self.createUser("A"), Self.createUser("B")])
+            let mine = (1...5).map { Self.notification("n\($0)", at: Int64($0)) }
+            try await store.commit(mine.map { .insertNotification(userID: "u_A", $0) }
+                + [.insertNotification(userID: "u_B", Self.notification("theirs", at: 9))])
+            #expect(try await store.notifications(of: "u_A", before: nil, limit: 2) == [mine[4], mine[3]])
+            #expect(try await store.notifications(of: "u_A", before: "n4", limit: 10) == [mine[2], mine[1], mine[0]])
+            #expect(try await store.notifications(of: "u_A", before: "n1", limit: 10) == [])
+            #expect(try await store.notifications(of: "u_A", before: "theirs", limit: 10) == nil)
+            #expect(try await store.notifications(of: "u_A", before: "unknown", limit: 10) == nil)
+            #expect(try await store.notification("n3", of: "u_A") == mine[2])
+            #expect(try await store.notification("theirs", of: "u_A") == nil)
+            #expect(try await store.notifications(of: "u_C", before: nil, limit: 10) == [])
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func readingDeletingAndPruningNotifications(_ kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await store.commit([Self.createUser("A"), Self.createUser("B")])
+            let mine = (1...6).map { Self.notification("n\($0)", at: Int64($0)) }
+            try await store.commit(mine.map { .insertNotification(userID: "u_A", $0) }
+                + [.insertNotification(userID: "u_B", Self.notification("theirs", at: 9))])
+            try await store.commit([.setNotificationRead(id: "n2"), .deleteNotification(id: "n3")])
+            #expect(try await store.notification("n2", of: "u_A")?.isRead == true)
+            #expect(try await store.notification("n3", of: "u_A") == nil)
+            try await store.commit([.markAllNotificationsRead(userID: "u_A")])
+            let page = try #require(try await store.notifications(of: "u_A", before: nil, limit: 10))
+            #expect(page.map(\.id) == ["n6", "n5", "n4", "n2", "n1"] && page.allSatisfy(\.isRead))
+            #expect(try await store.notification("theirs", of: "u_B")?.isRead == false)
+            try await store.commit([.pruneNotifications(userID: "u_A", keepNewest: 2)])
+            #expect(try await store.notifications(of: "u_A", before: nil, limit: 10)?.map(\.id) == ["n6", "n5"])
+            #expect(try await store.notifications(of: "u_B", before: nil, limit: 10)?.map(\.id) == ["theirs"])
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func devicesKeepTheirFieldsAndATokenHasOneHolder(_ kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await store.commit([Self.createUser("A"), Self.createUser("B")])
+            let phone = Self.device("u_A", "phone", token: "t1", lastSeenAt: 10)
+            let tablet = Self.device("u_A", "tablet", token: nil, lastSeenAt: nil)
+            try await store.commit([.upsertDevice(tablet), .upsertDevice(phone)])
+            #expect(try await store.devices(of: "u_A") == [phone, tablet])
+            // The token moves to B's laptop: the phone loses it.
+            let laptop = Self.device("u_B", "laptop", token: "t1", lastSeenAt: 20)
+            try await store.commit([.movePushToken(token: "t1", owner: laptop.key), .upsertDevice(laptop)])
+            var tokenless = phone
+            tokenless.pushToken = nil
+            #expect(try await store.devices(of: "u_A") == [tokenless, tablet])
+            #expect(try await store.devices(of: "u_B") == [laptop])
+            try await store.commit([.deleteDevice(tablet.key)])
+            #expect(try await store.devices(of: "u_A") == [tokenless])
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func eventsAreReadInSeqOrderUntilPrunedOrTooLarge(_ kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await store.commit([Self.createUser("A")])
+            let bodies = (1...5).map { Array(#"{"seq":\#($0),"event":"test"}"#.utf8) }
+            try await store.commit(bodies.enumerated().map {
+                .appendEvent(userID: "u_A", seq: Int64($0.offset + 1), body: $0.element[...])
+            })
+            #expect(try await store.events(of: "u_A", after: 0, through: 5, maxBytes: 1 << 20) == bodies)
+            #expect(try await store.events(of: "u_A", after: 2, through: 4, maxBytes: 1 << 20) == Array(bodies[2...3]))
+            #expect(try await store.events(of: "u_A", after: 5, through: 5, maxBytes: 1 << 20) == [])
+            let twoFrames = 2 * (4 + bodies[0].count)
+            #expect(try await store.events(of: "u_A", after: 0, through: 2, maxBytes: twoFrames) == Array(bodies[0...1]))
+            #expect(try await store.events(of: "u_A", after: 0, through: 3, maxBytes: twoFrames) == nil)
+            // Asked beyond what was written: not all of it is there.
+            #expect(try await store.events(of: "u_A", after: 3, through: 6, maxBytes: 1 << 20) == nil)
+            try await store.commit([.pruneEvents(userID: "u_A", throughSeq: 2)])
+            #expect(try await store.events(of: "u_A", after: 0, through: 5, maxBytes: 1 << 20) == nil)
+            #expect(try await store.events(of: "u_A", after: 2, through: 5, maxBytes: 1 << 20) == Array(bodies[2...]))
+        }
+    }
+
+    /// The same seeded sequence of commits on both stores; after each, every read answers alike.
+    @Test(arguments: [1, 2, 3] as [UInt64])
+    func bothStoresAnswerAlikeAfterEveryCommitOfASeededRun(seed: UInt64) async throws {
+        try await Self.withStore(.sqlite) { sqlite in
+            try await Self.withStore(.postgres) { postgres in
+                var workload = ChangeWorkload(seed: seed)
+                for store in [sqlite, postgres] { try await store.commit(workload.users) }
+                for step in 0..<120 {
+                    let changes = workload.next()
+                    for store in [sqlite, postgres] { try await store.commit(changes) }
+                    for userID in workload.userIDs {
+                        let page = try await sqlite.notifications(of: userID, before: nil, limit: 100)
+                        #expect(try await postgres.notifications(of: userID, before: nil, limit: 100) == page,
+                                "seed \(seed), step \(step): \(userID)'s notifications after \(changes)")
+                        #expect(try await postgres.devices(of: userID) == (try await sqlite.devices(of: userID)),
+                                "seed \(seed), step \(step): \(userID)'s devices after \(changes)")
+                        let head = workload.heads[userID, default: 0]
+                        for after in Set([0, max(0, head - 3)]) {
+                            let events = try await sqlite.events(of: userID, after: after, through: head, maxBytes: 1 << 20)
+                            #expect(try await postgres.events(of: userID, after: after, through: head, maxBytes: 1 << 20)
+                                        == events, "seed \(seed), step \(step): \(userID)'s events after \(after)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    // MARK: - Fixtures
+
+    static func user(_ name: String) -> User {
+        User(id: "u_\(name)", name: name, qrCode: "qr_\(name)", checkInIntervalSec: 3_600, createdAt: 0)
+    }
+
+    static func createUser(_ name: String) -> StoreChange { .createUser(user(name), tokenHash: [1, 2, 3]) }
+
+    static func notification(_ id: String, at timestamp: Int64) -> LifeSignalProtocol.Notification {
+        LifeSignalProtocol.Notification(
+            id: id, type: .alert, title: "Title \(id)", message: "Message \(id)", timestamp: timestamp,
+            relatedContactID: "u_B", relatedAlertID: "al_\(id)",
+            contactData: ContactData(id: "u_B", name: "B", role: .responder, action: .alert),
+            alertData: AlertInfo(id: "al_\(id)", startedAt: timestamp, message: "help"))
+    }
+
+    static func device(_ userID: String, _ deviceID: String, token: String?, lastSeenAt: Int64?) -> DeviceRecord {
+        DeviceRecord(key: DeviceKey(userID: userID, deviceID: deviceID), platform: "ios", pushToken: token,
+                     lastSeenAt: lastSeenAt)
+    }
+
+    /// Runs `body` with a store of `kind` of its own: a fresh directory, or a fresh database.
+    static func withStore(_ kind: Kind, _ body: (any EngineStore) async throws -> Void) async throws {
+        switch kind {
+        case .sqlite:
+            let directory = FileManager.default.temporaryDirectory
+                .appendingPathComponent("conformance-\(UUID().uuidString.prefix(8))").path
+            let store = try SQLiteStore(directory: directory) { work in work() }
+            defer {
+                store.close()
+                try? FileManager.default.removeItem(atPath: directory)
+            }
+            try await body(store)
+        case .postgres:
+            try await TestDatabase.withFresh { url in
+                let database = try await TestDatabase.open(url)
+                do {
+                    try await database.migrate()
+                    try await body(ClusterExecutor(database: database, logger: TestDatabase.logger))
+                } catch {
+                    await database.close()
+                    throw error
+                }
+                await database.close()
+            }
+        }
+    }
+}
+
+/// Random commits over three users: notifications in and out, devices and tokens moving, events
+/// appended and pruned; each step's changes valid for the state the previous steps left.
+struct ChangeWorkload {
+    let userIDs = ["u_A", "u_B", "u_C"]
+    private(set) var heads: [String: Int64] = [:]
+    private var random: SplitMix64
+    private var notificationIDs: [String] = []
+    private var counter = 0
+
+    init(seed: UInt64) { random = SplitMix64(seed: seed) }
+
+    var users: [StoreChange] { ["A", "B", "C"].map(StoreConformanceTests.createUser) }
+
+    mutating func next() -> [StoreChange] {
+        counter += 1
+        let userID = userIDs.randomElement(using: &random)!
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0...2:
+            let id = "n\(counter)"
+            notificationIDs.append(id)
+            return [.insertNotification(userID: userID, StoreConformanceTests.notification(id, at: Int64(counter)))]
+        case 3:
+            return notificationIDs.randomElement(using: &random).map { [.setNotificationRead(id: $0)] } ?? []
+        case 4:
+            guard let id = notificationIDs.randomElement(using: &random) else { return [] }
+            notificationIDs.removeAll { $0 == id }
+            return [.deleteNotification(id: id)]
+        case 5:
+            return [.markAllNotificationsRead(userID: userID), .pruneNotifications(userID: userID, keepNewest: 4)]
+        case 6:
+            let device = DeviceKey(userID: userID, deviceID: "d\(Int.random(in: 0..<3, using: &random))")
+            let token = "t\(Int.random(in: 0..<4, using: &random))"
+            return [.movePushToken(token: token, owner: device),
+                    .upsertDevice(DeviceRecord(key: device, platform: "android", pushToken: token,
+                                               lastSeenAt: Int64(counter)))]
+        case 7:
+            return [.deleteDevice(DeviceKey(userID: userID, deviceID: "d\(Int.random(in: 0..<3, using: &random))"))]
+        case 8:
+            let seq = heads[userID, default: 0] + 1
+            heads[userID] = seq
+            return [.appendEvent(userID: userID, seq: seq, body: Array(#"{"seq":\#(seq)}"#.utf8)[...])]
+        default:
+            let head = heads[userID, default: 0]
+            return head > 3 ? [.pruneEvents(userID: userID, throughSeq: head - 3)] : []
+        }
+    }
+}
