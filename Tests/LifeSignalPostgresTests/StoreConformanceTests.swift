@@ -1,6 +1,7 @@
 import Foundation
 @testable import LifeSignalBroker
 import LifeSignalFuzzing
+import LifeSignalPostgres
 import LifeSignalProtocol
 import Testing
 
@@ -120,6 +121,22 @@ import Testing
         }
     }
 
+    @Test(arguments: Kind.allCases)
+    func whatWasCommittedIsThereWhenTheStoreIsOpenedAgain(_ kind: Kind) async throws {
+        try await Self.withReopenableStore(kind) { open in
+            let first = try await open()
+            let phone = Self.device("u_A", "phone", token: "t1", lastSeenAt: 10)
+            try await first.commit([Self.createUser("A"), .upsertDevice(phone),
+                                    .insertNotification(userID: "u_A", Self.notification("n1", at: 1)),
+                                    .appendEvent(userID: "u_A", seq: 1, body: Array(#"{"seq":1}"#.utf8)[...])])
+            let again = try await open()
+            #expect(try await again.qrCodeOwner("qr_A") == QRCodeOwner(id: "u_A", name: "A"))
+            #expect(try await again.devices(of: "u_A") == [phone])
+            #expect(try await again.notifications(of: "u_A", before: nil, limit: 10) == [Self.notification("n1", at: 1)])
+            #expect(try await again.events(of: "u_A", after: 0, through: 1, maxBytes: 1 << 20) == [Array(#"{"seq":1}"#.utf8)])
+        }
+    }
+
     /// The same seeded sequence of commits on both stores; after each, every read answers alike.
     @Test(arguments: [1, 2, 3] as [UInt64])
     func bothStoresAnswerAlikeAfterEveryCommitOfASeededRun(seed: UInt64) async throws {
@@ -171,27 +188,44 @@ import Testing
 
     /// Runs `body` with a store of `kind` of its own: a fresh directory, or a fresh database.
     static func withStore(_ kind: Kind, _ body: (any EngineStore) async throws -> Void) async throws {
+        try await withReopenableStore(kind) { open in try await body(try await open()) }
+    }
+
+    /// Runs `body` with `open`, which opens the same store again each time it is called, having
+    /// closed the one it opened before (SQLite: the directory; PostgreSQL: the database).
+    static func withReopenableStore(_ kind: Kind, _ body: (() async throws -> any EngineStore) async throws -> Void)
+        async throws
+    {
         switch kind {
         case .sqlite:
             let directory = FileManager.default.temporaryDirectory
                 .appendingPathComponent("conformance-\(UUID().uuidString.prefix(8))").path
-            let store = try SQLiteStore(directory: directory) { work in work() }
+            var opened: SQLiteStore?
             defer {
-                store.close()
+                opened?.close()
                 try? FileManager.default.removeItem(atPath: directory)
             }
-            try await body(store)
+            try await body {
+                opened?.close()
+                opened = try SQLiteStore(directory: directory) { work in work() }
+                return opened!
+            }
         case .postgres:
             try await TestDatabase.withFresh { url in
-                let database = try await TestDatabase.open(url)
+                var opened: ClusterDatabase?
                 do {
-                    try await database.migrate()
-                    try await body(ClusterExecutor(database: database, logger: TestDatabase.logger))
+                    try await body {
+                        if let database = opened { await database.close() }
+                        let database = try await TestDatabase.open(url)
+                        opened = database
+                        try await database.migrate()
+                        return ClusterExecutor(database: database, logger: TestDatabase.logger)
+                    }
                 } catch {
-                    await database.close()
+                    if let database = opened { await database.close() }
                     throw error
                 }
-                await database.close()
+                if let database = opened { await database.close() }
             }
         }
     }

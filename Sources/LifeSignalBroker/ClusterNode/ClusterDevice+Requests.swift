@@ -44,7 +44,10 @@ extension ClusterDevice {
     private func byQRCode(_ qrCode: String, _ use: RequestPlan.QRCodeUse, _ request: Request,
                           from connection: ClientConnection) {
         let userID = self.userID
-        guard let broker = node.broker else { return }
+        // The quota is the broker's; a broker that is gone is stopping, and still answers.
+        guard let broker = node.broker else {
+            return refuse(request, on: connection, ProtocolError(.internal, "the broker is stopping"))
+        }
         if let refusal = broker.onLoop({ $0.failedAddsRefusal(for: userID) }) {
             return refuse(request, on: connection, refusal)
         }
