@@ -9,16 +9,18 @@
 #
 #   test_in_two_processes INTEGRATION_LOG [swift test flags]
 # runs the built tests: the in-process suites write to stdout, the integration tests to
-# INTEGRATION_LOG. Returns non-zero if either run failed.
+# INTEGRATION_LOG. Returns non-zero if either run failed. Neither builds (--skip-build), so they
+# may share the scratch path without SwiftPM's lock on it (--ignore-lock), which would otherwise
+# run them one after the other.
 integration_tests='^IntegrationTests\.'
 
 test_in_two_processes() {
     local integration_log=$1
     shift
-    swift test --skip-build "$@" --filter "$integration_tests" > "$integration_log" 2>&1 &
+    swift test --skip-build --ignore-lock "$@" --filter "$integration_tests" > "$integration_log" 2>&1 &
     local integration=$!
     local in_process_status=0 integration_status=0
-    swift test --skip-build "$@" --skip "$integration_tests" || in_process_status=$?
+    swift test --skip-build --ignore-lock "$@" --skip "$integration_tests" || in_process_status=$?
     wait "$integration" || integration_status=$?
     [ $in_process_status -eq 0 ] && [ $integration_status -eq 0 ]
 }
