@@ -24,12 +24,9 @@ extension Broker {
         guard !shedIfOverloaded(request, from: connection) else { return }
         let user: User
         do {
-            let name = try Validate.name(try request.string("name"))
-            let phone = try request.optionalString("phone").map { (phone) throws(ProtocolError) in
-                try Validate.phone(phone)
-            }
+            let account = try Register(request)
             user = User(
-                id: Credentials.newUserID(), name: name, phone: phone, qrCode: Credentials.newQRCode(),
+                id: Credentials.newUserID(), name: account.name, phone: account.phone, qrCode: Credentials.newQRCode(),
                 checkInIntervalSec: 86_400, lastCheckInAt: nil, checkInDeadline: nil, isNonResponsive: false,
                 alert: nil, preferences: Preferences(push: true, mutedTypes: []), createdAt: WallClock.nowMs())
         } catch {
@@ -62,19 +59,9 @@ extension Broker {
         guard !shedIfOverloaded(request, from: connection) else { return }
         let hello: HelloRequest
         do throws(ProtocolError) {
-            let version = try request.int("version")
-            hello = HelloRequest(
-                rid: request.rid,
-                userID: try Validate.id(try request.string("user"), field: "user"),
-                token: try Validate.id(try request.string("token"), field: "token"),
-                deviceID: try Validate.deviceID(try request.string("device")),
-                platform: try request.optionalString("platform").map { (value) throws(ProtocolError) in
-                    try Validate.platform(value)
-                },
-                resume: try request.optionalInt("resume"))
-            guard version == ProtocolVersion.current else {
-                throw ProtocolError(.unsupportedVersion, "this broker speaks version \(ProtocolVersion.current)")
-            }
+            let said = try Hello(request)
+            hello = HelloRequest(rid: request.rid, userID: said.userID, token: said.token, deviceID: said.deviceID,
+                                 platform: said.platform, resume: said.resume)
         } catch {
             connection.respond(error: error, rid: request.rid)
             return

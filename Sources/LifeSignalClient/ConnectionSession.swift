@@ -60,16 +60,10 @@ struct ConnectionSession<Waiter> {
 
     /// The framed `hello`, sent at `nowMs`. `resume` is the seq of the last event this device applied.
     mutating func hello(_ configuration: ClientConfiguration, resume: Int64?, at nowMs: UInt64) -> [UInt8] {
-        var fields: JSONObject = [
-            "version": .int(ProtocolVersion.current),
-            "user": .string(configuration.userID),
-            "token": .string(configuration.token),
-            "device": .string(configuration.deviceID),
-        ]
-        if let platform = configuration.platform { fields["platform"] = .string(platform) }
-        if let resume { fields["resume"] = .int(resume) }
+        let hello = Hello(userID: configuration.userID, token: configuration.token, deviceID: configuration.deviceID,
+                          platform: configuration.platform, resume: resume)
         phase = .greeting(rid: nextRID)
-        return enqueue(Op.hello, encode(Op.hello, fields), waiter: nil, at: nowMs)
+        return enqueue(Op.hello, encode(Op.hello, hello.fields), waiter: nil, at: nowMs)
     }
 
     /// The framed request, sent at `nowMs`; its response will complete `waiter`.

@@ -4,27 +4,24 @@ import LifeSignalProtocol
 extension LifeSignalClient {
     /// `notifications.list`: up to `limit` (1–100) notifications older than `before`, newest first.
     public func listNotifications(limit: Int? = nil, before: String? = nil) async throws -> NotificationPage {
-        var fields: JSONObject = [:]
-        if let limit { fields["limit"] = .int(Int64(limit)) }
-        if let before { fields["before"] = .string(before) }
-        let result = try await request(Op.notificationsList, fields)
+        let result = try await request(.notificationsList(before: before, limit: limit ?? Validate.notificationPage))
         return try Self.decode { () throws(ProtocolError) in try NotificationPage(fields: result) }
     }
 
     /// `notifications.read`.
     public func markNotificationRead(id: String) async throws {
-        _ = try await request(Op.notificationsRead, ["id": .string(id)])
+        _ = try await request(.notificationsRead(id: id))
     }
 
     /// `notifications.readAll`; returns how many were marked read.
     @discardableResult
     public func markAllNotificationsRead() async throws -> Int64 {
-        let fields = try await request(Op.notificationsReadAll)
+        let fields = try await request(.notificationsReadAll)
         return try Self.decode { () throws(ProtocolError) in try fields.int("count") }
     }
 
     /// `notifications.delete`.
     public func deleteNotification(id: String) async throws {
-        _ = try await request(Op.notificationsDelete, ["id": .string(id)])
+        _ = try await request(.notificationsDelete(id: id))
     }
 }

@@ -12,48 +12,42 @@ extension LifeSignalClient {
         checkInIntervalSec: Int64? = nil,
         preferences: Preferences? = nil
     ) async throws -> User {
-        var fields: JSONObject = [:]
-        if let name { fields["name"] = .string(name) }
+        var newPhone: String??
         switch phone {
-        case .set(let value)?: fields["phone"] = .string(value)
-        case .clear?: fields["phone"] = .null
-        case nil: break
+        case .set(let value)?: newPhone = .some(value)
+        case .clear?: newPhone = .some(nil)
+        case nil: newPhone = nil
         }
-        if let checkInIntervalSec { fields["checkInIntervalSec"] = .int(checkInIntervalSec) }
-        if let preferences { fields["preferences"] = preferences.json }
-        return try await userResult(request(Op.profileUpdate, fields))
+        let update = ProfileUpdate(name: name, phone: newPhone, checkInIntervalSec: checkInIntervalSec,
+                                   push: preferences?.push, mutedTypes: preferences?.mutedTypes)
+        return try await userResult(request(.profileUpdate(update)))
     }
 
     /// `profile.update` of only the given preference fields.
     @discardableResult
     public func updatePreferences(push: Bool? = nil, mutedTypes: [NotificationType]? = nil) async throws -> User {
-        var preferences: JSONObject = [:]
-        if let push { preferences["push"] = .bool(push) }
-        if let mutedTypes { preferences["mutedTypes"] = .array(mutedTypes.map { .string($0.rawValue) }) }
-        return try await userResult(request(Op.profileUpdate, ["preferences": .object(preferences)]))
+        try await userResult(request(.profileUpdate(ProfileUpdate(push: push, mutedTypes: mutedTypes))))
     }
 
     /// `qr.rotate`: returns the new code; the old one stops working.
     public func rotateQRCode() async throws -> String {
-        let fields = try await request(Op.qrRotate)
+        let fields = try await request(.qrRotate)
         return try Self.decode { () throws(ProtocolError) in try fields.string("qrCode") }
     }
 
     /// `device.register`: this device's push token.
     public func registerDevice(token: String, platform: String? = nil) async throws {
-        var fields: JSONObject = ["token": .string(token)]
-        if let platform { fields["platform"] = .string(platform) }
-        _ = try await request(Op.deviceRegister, fields)
+        _ = try await request(.deviceRegister(token: token, platform: platform))
     }
 
     /// `device.unregister`: this device gets no more pushes.
     public func unregisterDevice() async throws {
-        _ = try await request(Op.deviceUnregister)
+        _ = try await request(.deviceUnregister)
     }
 
     /// `devices.list`.
     public func listDevices() async throws -> [DeviceInfo] {
-        let fields = try await request(Op.devicesList)
+        let fields = try await request(.devicesList)
         return try Self.decode { () throws(ProtocolError) in
             var devices: [DeviceInfo] = []
             for device in try fields.array("devices") { devices.append(try DeviceInfo(json: device)) }

@@ -19,9 +19,7 @@ extension LifeSignalClient {
             host: host, port: port, userID: "", token: "", deviceID: "register", reconnect: .disabled,
             responseTimeoutMs: responseTimeoutMs)
         let client = try LifeSignalClient(configuration: configuration)
-        var fields: JSONObject = ["name": .string(name)]
-        if let phone { fields["phone"] = .string(phone) }
-        let result = try await client.openAndRegister(fields)
+        let result = try await client.openAndRegister(Register(name: name, phone: phone).fields)
         return try decode { () throws(ProtocolError) in try Registration(fields: result) }
     }
 

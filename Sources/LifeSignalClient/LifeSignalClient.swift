@@ -104,6 +104,11 @@ public actor LifeSignalClient {
         return try await send(op, fields, on: link)
     }
 
+    /// Sends `command`'s request (its op and fields as `DeviceCommand` writes them); as above.
+    public func request(_ command: DeviceCommand) async throws -> JSONObject {
+        try await request(command.op, command.fields)
+    }
+
     /// `bye`: the broker answers and closes; this client does not reconnect. `connect()` may be
     /// called again later.
     public func bye() async throws {

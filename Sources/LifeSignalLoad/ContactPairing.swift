@@ -35,9 +35,8 @@ package final class ContactPairing {
             guard let qrCode = addee.qrCode else {
                 return run.preparationFailed("the register result of \(addee.deviceID) has no qrCode")
             }
-            run.devices[link.adder].send(
-                Op.contactsAdd, kind: LoadRequestKind.contactsAdd,
-                ["qrCode": .string(qrCode), "isResponder": .bool(false), "isDependent": .bool(true)])
+            run.devices[link.adder].send(.contactsAdd(qrCode: qrCode, isResponder: false, isDependent: true),
+                                         kind: LoadRequestKind.contactsAdd)
         }
         finishIfDone()
     }

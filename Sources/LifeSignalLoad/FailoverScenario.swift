@@ -80,8 +80,8 @@ package final class FailoverScenario: LoadScenario {
         let sent = updatesSent[partner.index, default: 0]
         guard sent < updates, run.isSending else { return }
         updatesSent[partner.index] = sent + 1
-        partner.send(Op.profileUpdate, kind: Self.profileUpdateKind,
-                     ["name": .string("\(partner.deviceID) \(sent + 1)")], wantsFields: false)
+        partner.send(.profileUpdate(ProfileUpdate(name: "\(partner.deviceID) \(sent + 1)")), kind: Self.profileUpdateKind,
+                     wantsFields: false)
     }
 
     private func isOnKilledBroker(_ device: LoadDevice, _ run: LoadRun) -> Bool {

@@ -75,7 +75,7 @@ package final class HostileScenario: LoadScenario {
         let device = run.devices[victim]
         guard device.state == .ready else { return }  // a cut victim: reported by the run
         run.recordSent()
-        device.send(Op.checkIn, kind: Self.checkInKind, startNs: dueNs, wantsFields: false)
+        device.send(.checkIn, kind: Self.checkInKind, startNs: dueNs, wantsFields: false)
     }
 
     private func attack(from device: LoadDevice, _ run: LoadRun) {
@@ -83,20 +83,13 @@ package final class HostileScenario: LoadScenario {
         let number = attacks[hostile]
         attacks[hostile] += 1
         guard let victimID = run.devices[number / 4 % victims].credential?.userID else { return }
-        let fields: JSONObject
-        let op: String
-        switch number % 4 {
-        case 0:
-            (op, fields) = (Op.profileUpdate, ["name": .string(Self.largestNames[number / 4 % 2])])
-        case 1:
-            (op, fields) = (Op.contactsSetRoles, ["contactId": .string(victimID),
-                                                  "isResponder": .bool(number / 4 % 2 == 0), "isDependent": true])
-        case 2:
-            (op, fields) = (Op.pingSend, ["contactId": .string(victimID)])
-        default:
-            (op, fields) = (Op.pingClear, ["contactId": .string(victimID)])
+        let command: DeviceCommand = switch number % 4 {
+        case 0: .profileUpdate(ProfileUpdate(name: Self.largestNames[number / 4 % 2]))
+        case 1: .contactsSetRoles(contactID: victimID, isResponder: number / 4 % 2 == 0, isDependent: true)
+        case 2: .pingSend(contactID: victimID)
+        default: .pingClear(contactID: victimID)
         }
-        device.send(op, kind: Self.attackKind, fields, wantsFields: false)
+        device.send(command, kind: Self.attackKind, wantsFields: false)
     }
 
     package func device(_ device: LoadDevice, didReceive response: LoadResponse, in run: LoadRun) {

@@ -92,7 +92,7 @@ package final class LoadDevice: TCPConnectionDelegate {
                     sendHello(credential)
                 } else {
                     state = .registering
-                    stage(Op.register, kind: LoadRequestKind.register, ["name": .string(deviceID)])
+                    stage(Op.register, kind: LoadRequestKind.register, Register(name: deviceID).fields)
                     flushOutput()
                 }
             case .failure(let error):
@@ -130,12 +130,8 @@ package final class LoadDevice: TCPConnectionDelegate {
 
     private func sendHello(_ credential: LoadCredential) {
         state = .greeting
-        var fields: JSONObject = [
-            "version": .int(ProtocolVersion.current), "user": .string(credential.userID),
-            "token": .string(credential.token), "device": .string(deviceID),
-        ]
-        if let lastSeq { fields["resume"] = .int(lastSeq) }
-        stage(Op.hello, kind: LoadRequestKind.hello, fields)
+        let hello = Hello(userID: credential.userID, token: credential.token, deviceID: deviceID, resume: lastSeq)
+        stage(Op.hello, kind: LoadRequestKind.hello, hello.fields)
         flushOutput()
     }
 
@@ -144,6 +140,10 @@ package final class LoadDevice: TCPConnectionDelegate {
     /// Sends a request once ready; its response goes to the delegate with `startNs` as its start
     /// (default: the current read's time inside a read callback, else now). With `wantsFields`
     /// false an `ok` is recognized without a full parse and arrives with empty fields.
+    package func send(_ command: DeviceCommand, kind: UInt8, startNs: UInt64? = nil, wantsFields: Bool = true) {
+        send(command.op, kind: kind, command.fields, startNs: startNs, wantsFields: wantsFields)
+    }
+
     package func send(
         _ op: String, kind: UInt8, _ fields: JSONObject = [:], startNs: UInt64? = nil, wantsFields: Bool = true
     ) {

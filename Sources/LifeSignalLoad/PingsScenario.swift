@@ -61,8 +61,7 @@ package final class PingsScenario: LoadScenario {
         else { return }  // a lost connection: its pings are not sent (the disconnect is reported)
         dueTimes[pair].append(dueNs)
         run.recordSent()
-        device.send(Op.pingSend, kind: Self.pingKind, ["contactId": .string(contactID)], startNs: dueNs,
-                    wantsFields: false)
+        device.send(.pingSend(contactID: contactID), kind: Self.pingKind, startNs: dueNs, wantsFields: false)
     }
 
     // MARK: - Traffic

@@ -77,7 +77,7 @@ package final class StormEventMaker: LoadDeviceDelegate {
     package func deviceIsReady(_ device: LoadDevice) {
         let name = users[device.index].deviceID
         for update in 1...updates {
-            device.send(Op.profileUpdate, kind: Self.profileUpdateKind, ["name": .string("\(name) #\(update)")],
+            device.send(.profileUpdate(ProfileUpdate(name: "\(name) #\(update)")), kind: Self.profileUpdateKind,
                         wantsFields: false)
         }
     }

@@ -21,10 +21,8 @@ struct DeviceCommand: AsyncParsableCommand {
         var platform: String?
 
         func run() async throws {
-            var fields: JSONObject = ["token": .string(token)]
-            if let platform { fields["platform"] = .string(platform) }
-            try await OneShot.run(globals) { [fields] client, _ in
-                let result = try await client.request(Op.deviceRegister, fields)
+            try await OneShot.run(globals) { [token, platform] client, _ in
+                let result = try await client.request(.deviceRegister(token: token, platform: platform))
                 return CommandResult(fields: result, text: "push token registered for device \(client.configuration.deviceID)")
             }
         }
@@ -38,7 +36,7 @@ struct DeviceCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await OneShot.run(globals) { client, _ in
-                let result = try await client.request(Op.deviceUnregister)
+                let result = try await client.request(.deviceUnregister)
                 return CommandResult(fields: result, text: "push token removed for device \(client.configuration.deviceID)")
             }
         }

@@ -55,19 +55,12 @@ struct ProfileUpdateCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var fields: JSONObject = [:]
-        if let name { fields["name"] = .string(name) }
-        if let phone { fields["phone"] = .string(phone) }
-        if clearPhone { fields["phone"] = .null }
-        if let interval { fields["checkInIntervalSec"] = .int(interval.seconds) }
         // Only the preference fields given: the broker merges them into the current ones.
-        var preferences: JSONObject = [:]
-        if let push { preferences["push"] = .bool(push == .on) }
-        if let muted = try mutedTypes() { preferences["mutedTypes"] = .array(muted.map { .string($0.rawValue) }) }
-        if !preferences.isEmpty { fields["preferences"] = .object(preferences) }
-
-        try await OneShot.run(globals) { [fields] client, hello in
-            let result = try await client.request(Op.profileUpdate, fields)
+        let update = ProfileUpdate(
+            name: name, phone: clearPhone ? .some(nil) : phone.map { .some($0) }, checkInIntervalSec: interval?.seconds,
+            push: push.map { $0 == .on }, mutedTypes: try mutedTypes())
+        try await OneShot.run(globals) { client, hello in
+            let result = try await client.request(.profileUpdate(update))
             let user = result["user"].flatMap { try? User(json: $0) }
             let clock = RelativeTime(serverTime: hello.serverTime)
             let text = user.map { Readable.user($0, clock: clock) } ?? "profile updated"
