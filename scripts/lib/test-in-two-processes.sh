@@ -10,8 +10,8 @@
 #   test_in_two_processes INTEGRATION_LOG [swift test flags]
 # runs the built tests: the in-process suites write to stdout, the integration tests to
 # INTEGRATION_LOG. Returns non-zero if either run failed. Neither builds (--skip-build), so they
-# may share the scratch path without SwiftPM's lock on it (--ignore-lock), which would otherwise
-# run them one after the other.
+# share the scratch path without SwiftPM's lock on it (--ignore-lock), which would otherwise run
+# them one after the other.
 integration_tests='^IntegrationTests\.'
 
 test_in_two_processes() {
@@ -19,6 +19,10 @@ test_in_two_processes() {
     shift
     swift test --skip-build --ignore-lock "$@" --filter "$integration_tests" > "$integration_log" 2>&1 &
     local integration=$!
+    # Even with --skip-build, SwiftPM opens its build database while it plans, and a second
+    # swift test planning at the same moment fails ("database is locked"): the second starts once
+    # the first is running its tests (XCTest's first line), or has ended.
+    while kill -0 "$integration" 2>/dev/null && ! grep -q "^Test Suite '" "$integration_log"; do sleep 0.1; done
     local in_process_status=0 integration_status=0
     swift test --skip-build --ignore-lock "$@" --skip "$integration_tests" || in_process_status=$?
     wait "$integration" || integration_status=$?
