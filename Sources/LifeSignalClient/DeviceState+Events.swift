@@ -18,30 +18,23 @@ extension DeviceState {
     }
 
     private mutating func applyData(name: String, data: JSONValue) throws(ProtocolError) {
-        switch name {
-        case EventName.userUpdated:
-            user = try User(json: Self.field("user", of: data))
-        case EventName.contactUpdated:
-            let contact = try Contact(json: Self.field("contact", of: data))
+        switch try Event(name: name, data: data) {
+        case .userUpdated(let user):
+            self.user = user
+        case .contactUpdated(let contact):
             contacts[contact.id] = contact
-        case EventName.contactRemoved:
-            guard let id = try Self.field("contactId", of: data).stringValue else {
-                throw .badRequest("field 'contactId' must be a string")
-            }
-            contacts[id] = nil
-        case EventName.notificationAdded:
-            added(try LifeSignalProtocol.Notification(json: Self.field("notification", of: data)))
-        case EventName.notificationUpdated:
-            updated(try LifeSignalProtocol.Notification(json: Self.field("notification", of: data)))
-        case EventName.notificationDeleted:
-            guard let id = try Self.field("id", of: data).stringValue else {
-                throw .badRequest("field 'id' must be a string")
-            }
+        case .contactRemoved(let contactID):
+            contacts[contactID] = nil
+        case .notificationAdded(let notification):
+            added(notification)
+        case .notificationUpdated(let notification):
+            updated(notification)
+        case .notificationDeleted(let id):
             deleted(id: id)
-        case EventName.notificationsReadAll:
+        case .notificationsReadAll:
             for index in notifications.indices { notifications[index].isRead = true }
             unreadCount = 0
-        default:
+        case .unknown:
             break
         }
     }
@@ -80,9 +73,4 @@ extension DeviceState {
         notifications.remove(at: index)
     }
 
-    private static func field(_ key: String, of data: JSONValue) throws(ProtocolError) -> JSONValue {
-        guard case .object(let object) = data else { throw .badRequest("event data must be an object") }
-        guard let value = object[key] else { throw .badRequest("missing field '\(key)'") }
-        return value
-    }
 }

@@ -10,8 +10,7 @@ public enum NotificationRules {
         guard var notification else { throw .notFound("no such notification") }
         guard !notification.isRead else { return [:] }
         notification.isRead = true
-        step.record(.setNotificationRead(id: notification.id), telling: userID, EventName.notificationUpdated,
-                    .notification(notification))
+        step.record(.setNotificationRead(id: notification.id), telling: userID, .notificationUpdated(notification))
         return [:]
     }
 
@@ -20,16 +19,15 @@ public enum NotificationRules {
         -> JSONObject
     {
         guard let notification else { throw .notFound("no such notification") }
-        step.record(.deleteNotification(id: notification.id), telling: userID, EventName.notificationDeleted,
-                    ["id": .string(notification.id)])
+        step.record(.deleteNotification(id: notification.id), telling: userID, .notificationDeleted(id: notification.id))
         return [:]
     }
 
     /// Every notification read; `notifications.readAll` to the user's devices when any was unread.
     public static func readAll(unread: Int, of userID: String, in step: inout Step) -> JSONObject {
         guard unread > 0 else { return ["count": 0] }
-        step.record(.markAllNotificationsRead(userID: userID), telling: userID, EventName.notificationsReadAll,
-                    ["count": .int(Int64(unread))])
+        step.record(.markAllNotificationsRead(userID: userID), telling: userID,
+                    .notificationsReadAll(count: Int64(unread)))
         return ["count": .int(Int64(unread))]
     }
 }

@@ -7,6 +7,11 @@ public enum RuleEffect: Sendable {
     case store(RuleChange)
     case event(userID: String, name: String, data: EventData)
     case notification(userID: String, Notification)
+
+    /// `event` to `userID`'s devices, as its name and data.
+    static func event(userID: String, _ event: Event) -> RuleEffect {
+        .event(userID: userID, name: event.name, data: event.data)
+    }
 }
 
 /// A durable change the rules make to what a user has: their document, a side of a

@@ -81,14 +81,14 @@ public struct Step: Sendable {
         if usersBefore[updated.id] == nil { usersBefore[updated.id] = before }
         accounts[updated.id]?.user = updated
         effects.append(.store(.updateUser(updated)))
-        effects.append(.event(userID: updated.id, name: EventName.userUpdated, data: .user(updated)))
+        effects.append(.event(userID: updated.id, .userUpdated(updated)))
         let (was, now) = (ContactMirror(of: before), ContactMirror(of: updated))
         guard was != now, let contactIDs = accounts[updated.id]?.contacts.keys.sorted() else { return }
         for contactID in contactIDs {
             guard let record = accounts[contactID]?.contacts[updated.id] else { continue }
             let shown = record.view(showing: now)
             if shown != record.view(showing: was) {
-                effects.append(.event(userID: contactID, name: EventName.contactUpdated, data: .contact(shown)))
+                effects.append(.event(userID: contactID, .contactUpdated(shown)))
             }
         }
     }
@@ -99,7 +99,7 @@ public struct Step: Sendable {
         remember(record.userID, record.contactID, before)
         effects.append(.store(.upsertContact(record)))
         if let shown = view(of: record.contactID, for: record.userID) {
-            effects.append(.event(userID: record.userID, name: EventName.contactUpdated, data: .contact(shown)))
+            effects.append(.event(userID: record.userID, .contactUpdated(shown)))
         }
     }
 
@@ -119,14 +119,14 @@ public struct Step: Sendable {
         let before = accounts[userID]?.contacts.removeValue(forKey: contactID)
         remember(userID, contactID, before)
         effects.append(.store(.deleteContact(userID: userID, contactID: contactID)))
-        effects.append(.event(userID: userID, name: EventName.contactRemoved, data: ["contactId": .string(contactID)]))
+        effects.append(.event(userID: userID, .contactRemoved(contactID: contactID)))
     }
 
     /// A change to what the user has beyond their account (their notifications), stored with the
     /// event that tells their devices.
-    mutating func record(_ change: RuleChange, telling userID: String, _ name: String, _ data: EventData) {
+    mutating func record(_ change: RuleChange, telling userID: String, _ event: Event) {
         effects.append(.store(change))
-        effects.append(.event(userID: userID, name: name, data: data))
+        effects.append(.event(userID: userID, event))
     }
 
     /// A notification for `userID` about `contactID`, named and with the role as `userID` sees

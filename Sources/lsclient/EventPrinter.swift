@@ -76,49 +76,32 @@ struct EventPrinter {
     }
 
     private func eventLine(name: String, data: JSONValue, before: DeviceState?) -> String {
-        let object = data.objectValue ?? [:]
-        switch name {
-        case EventName.userUpdated:
-            if let user = object["user"].flatMap({ try? User(json: $0) }) {
-                return "you" + ChangeNotes.note(ChangeNotes.changes(from: before?.user, to: user)) + ": "
-                    + self.user(user)
+        switch try? Event(name: name, data: data) {
+        case .userUpdated(let user):
+            return "you" + ChangeNotes.note(ChangeNotes.changes(from: before?.user, to: user)) + ": " + self.user(user)
+        case .contactUpdated(let contact):
+            guard let previous = before?.contacts[contact.id] else {
+                return "contact added: " + Readable.contact(contact, clock: clock)
             }
-        case EventName.contactUpdated:
-            if let contact = object["contact"].flatMap({ try? Contact(json: $0) }) {
-                guard let previous = before?.contacts[contact.id] else {
-                    return "contact added: " + Readable.contact(contact, clock: clock)
-                }
-                return "contact updated" + ChangeNotes.note(ChangeNotes.changes(from: previous, to: contact)) + ": "
-                    + Readable.contact(contact, clock: clock)
+            return "contact updated" + ChangeNotes.note(ChangeNotes.changes(from: previous, to: contact)) + ": "
+                + Readable.contact(contact, clock: clock)
+        case .contactRemoved(let id):
+            return "contact removed: " + (before?.contacts[id]?.name ?? id)
+        case .notificationAdded(let notification):
+            return Readable.notification(notification, clock: clock)
+        case .notificationUpdated(let notification):
+            return "marked \(notification.isRead ? "read" : "unread"): " + Readable.notificationBody(notification, clock: clock)
+        case .notificationDeleted(let id):
+            if let notification = before?.notifications.first(where: { $0.id == id }) {
+                return "deleted: " + Readable.notificationBody(notification, clock: clock)
             }
-        case EventName.contactRemoved:
-            if let id = object["contactId"]?.stringValue {
-                return "contact removed: " + (before?.contacts[id]?.name ?? id)
-            }
-        case EventName.notificationAdded:
-            if let notification = object["notification"].flatMap({ try? LifeSignalProtocol.Notification(json: $0) }) {
-                return Readable.notification(notification, clock: clock)
-            }
-        case EventName.notificationUpdated:
-            if let notification = object["notification"].flatMap({ try? LifeSignalProtocol.Notification(json: $0) }) {
-                return "marked \(notification.isRead ? "read" : "unread"): "
-                    + Readable.notificationBody(notification, clock: clock)
-            }
-        case EventName.notificationDeleted:
-            if let id = object["id"]?.stringValue {
-                if let notification = before?.notifications.first(where: { $0.id == id }) {
-                    return "deleted: " + Readable.notificationBody(notification, clock: clock)
-                }
-                return "deleted: notification \(id)"
-            }
-        case EventName.notificationsReadAll:
-            if let count = object["count"]?.intValue {
-                return "all marked read: \(Readable.count(Int(count), "notification"))"
-            }
-        default:
-            break
+            return "deleted: notification \(id)"
+        case .notificationsReadAll(let count):
+            return "all marked read: \(Readable.count(Int(count), "notification"))"
+        case .unknown?, nil:
+            // Unknown, or data this version cannot read: shown as it came.
+            return "\(name): " + String(decoding: data.serialized(), as: UTF8.self)
         }
-        return "\(name): " + String(decoding: data.serialized(), as: UTF8.self)
     }
 
     /// `Alice — check-in every 1d; checked in just now, due in 1d; ALERT since just now: "help"`.

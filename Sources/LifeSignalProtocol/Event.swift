@@ -1,0 +1,80 @@
+/// A broker event (§6): written by the broker as its name and `data`, read back by a device from
+/// them, with each field name spelled once here (`EventRoundTripTests`).
+public enum Event: Sendable, Equatable {
+    case userUpdated(User)
+    case contactUpdated(Contact)
+    case contactRemoved(contactID: String)
+    case notificationAdded(Notification)
+    case notificationUpdated(Notification)
+    case notificationDeleted(id: String)
+    case notificationsReadAll(count: Int64)
+    /// One this version does not know: the protocol may add events, and the seq still counts it.
+    case unknown(name: String)
+
+    public var name: String {
+        switch self {
+        case .userUpdated: EventName.userUpdated
+        case .contactUpdated: EventName.contactUpdated
+        case .contactRemoved: EventName.contactRemoved
+        case .notificationAdded: EventName.notificationAdded
+        case .notificationUpdated: EventName.notificationUpdated
+        case .notificationDeleted: EventName.notificationDeleted
+        case .notificationsReadAll: EventName.notificationsReadAll
+        case .unknown(let name): name
+        }
+    }
+
+    /// What the broker writes as the event's `data`.
+    public var data: EventData {
+        switch self {
+        case .userUpdated(let user): .user(user)
+        case .contactUpdated(let contact): .contact(contact)
+        case .contactRemoved(let contactID): [EventField.contactID: .string(contactID)]
+        case .notificationAdded(let notification), .notificationUpdated(let notification): .notification(notification)
+        case .notificationDeleted(let id): [EventField.id: .string(id)]
+        case .notificationsReadAll(let count): [EventField.count: .int(count)]
+        case .unknown: [:]
+        }
+    }
+
+    /// Reads an event as a device receives it; an unknown name is `.unknown`, whatever its data.
+    public init(name: String, data: JSONValue) throws(ProtocolError) {
+        switch name {
+        case EventName.userUpdated: self = .userUpdated(try User(json: Self.field(EventField.user, of: data)))
+        case EventName.contactUpdated: self = .contactUpdated(try Contact(json: Self.field(EventField.contact, of: data)))
+        case EventName.contactRemoved: self = .contactRemoved(contactID: try Self.string(EventField.contactID, of: data))
+        case EventName.notificationAdded:
+            self = .notificationAdded(try Notification(json: Self.field(EventField.notification, of: data)))
+        case EventName.notificationUpdated:
+            self = .notificationUpdated(try Notification(json: Self.field(EventField.notification, of: data)))
+        case EventName.notificationDeleted: self = .notificationDeleted(id: try Self.string(EventField.id, of: data))
+        case EventName.notificationsReadAll:
+            guard let count = try Self.field(EventField.count, of: data).intValue else {
+                throw .badRequest("field '\(EventField.count)' must be an integer")
+            }
+            self = .notificationsReadAll(count: count)
+        default: self = .unknown(name: name)
+        }
+    }
+
+    private static func field(_ key: String, of data: JSONValue) throws(ProtocolError) -> JSONValue {
+        guard case .object(let object) = data else { throw .badRequest("event data must be an object") }
+        guard let value = object[key] else { throw .badRequest("missing field '\(key)'") }
+        return value
+    }
+
+    private static func string(_ key: String, of data: JSONValue) throws(ProtocolError) -> String {
+        guard let value = try field(key, of: data).stringValue else { throw .badRequest("field '\(key)' must be a string") }
+        return value
+    }
+}
+
+/// The keys of events' `data` (§6); `EventData` writes the document keys as static strings.
+enum EventField {
+    static let user = "user"
+    static let contact = "contact"
+    static let contactID = "contactId"
+    static let notification = "notification"
+    static let id = "id"
+    static let count = "count"
+}

@@ -1,0 +1,37 @@
+import LifeSignalProtocol
+import Testing
+
+/// An event as the broker writes it (`Event.name`, `Event.data`) reads back as the same event on a
+/// device (`Event(name:data:)`), through the bytes of a frame.
+@Suite struct EventRoundTripTests {
+    static let notification = Notification(id: "n_1", type: .ping, title: "Ping", message: "Ann pinged you",
+                                           timestamp: 1_000, relatedContactID: "u_2", relatedPingID: "p_1")
+
+    static let events: [Event] = [
+        .userUpdated(User(id: "u_1", name: "Ann", qrCode: "QR1", createdAt: 5)),
+        .contactUpdated(Contact(id: "u_2", name: "Bob", isResponder: true, isDependent: false, addedAt: 7,
+                                alert: AlertInfo(id: "al_1", startedAt: 9, message: "help"))),
+        .contactRemoved(contactID: "u_2"),
+        .notificationAdded(notification),
+        .notificationUpdated(notification),
+        .notificationDeleted(id: "n_1"),
+        .notificationsReadAll(count: 3),
+    ]
+
+    @Test(arguments: events)
+    func anEventReadsBackAsItself(_ event: Event) throws {
+        let data = try JSONValue.parse(event.data.json.serialized())
+        #expect(try Event(name: event.name, data: data) == event)
+    }
+
+    @Test func everyEventNameHasAnEventHere() {
+        #expect(Set(Self.events.map(\.name)) == Set(EventName.all))
+    }
+
+    @Test func anEventOfAnotherVersionIsUnknownAndAKnownOneWithBadDataIsRefused() throws {
+        #expect(try Event(name: "contact.renamed", data: ["anything": 1]) == .unknown(name: "contact.renamed"))
+        #expect(throws: ProtocolError.badRequest("missing field 'contactId'")) {
+            try Event(name: EventName.contactRemoved, data: ["id": "u_2"])
+        }
+    }
+}
