@@ -67,16 +67,8 @@ extension ClusterExecutor {
         let (logger, limits) = (self.logger, (eventRetention, notificationHistory))
         return try await Self.unwrapped { try await database.withTransaction(logger: logger, deadline: deadline) {
             connection in
-            var ids = Set(steps.map(\.userID))
-            for case .named(let named) in steps.map(\.involving) { ids.formUnion(named) }
-            let derived = steps.filter { !$0.involving.isNamed }
-            if !derived.isEmpty {
-                // Whom to lock follows from those users' own contacts, read once without a lock.
-                let contacts = try await ClusterRows.contacts(of: Array(Set(derived.map(\.userID))), on: connection,
-                                                              logger: logger)
-                for step in derived { ids.formUnion(step.involving.ids(in: contacts[step.userID] ?? [:])) }
-            }
-            let (accounts, heads) = try await ClusterRows.lockedAccounts(ids.sorted(), on: connection, logger: logger)
+            let (ids, accounts, heads) = try await ClusterRows.lockInvolved(steps.map { ($0.userID, $0.involving) },
+                                                                            on: connection, logger: logger)
             var working = Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, $0) })
             var ran: [Step] = []
             var ranIndex: [Int] = []

@@ -85,15 +85,8 @@ public struct ClusterExecutor: Sendable {
     ) async throws -> Commit<Result> {
         let (logger, limits) = (self.logger, (eventRetention, notificationHistory))
         return try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
-            var ids: Set<String> = [userID]
-            if case .named(let named) = involving {
-                ids.formUnion(named)
-            } else if !involving.isNamed {
-                // Whom to lock follows from the user's own contacts, read once without a lock.
-                let contacts = try await ClusterRows.contacts(of: [userID], on: connection, logger: logger)
-                ids.formUnion(involving.ids(in: contacts[userID] ?? [:]))
-            }
-            let (accounts, heads) = try await ClusterRows.lockedAccounts(ids.sorted(), on: connection, logger: logger)
+            let (ids, accounts, heads) = try await ClusterRows.lockInvolved([(userID, involving)], on: connection,
+                                                                            logger: logger)
             guard let actor = accounts.first(where: { $0.id == userID }) else {
                 throw ProtocolError(.unauthenticated, "unknown user")
             }

@@ -1,3 +1,4 @@
+import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalRules
 import PostgresNIO
@@ -37,6 +38,23 @@ enum ClusterRows {
         -> [Account]
     {
         try await accounts(ids, locking: false, on: connection, logger: logger).accounts
+    }
+
+    /// Locks every user the requests involve, in ascending id order, and reads their accounts
+    /// under the lock: each requester, the users it names, and those its own contacts make
+    /// involved (read once, without a lock, for all requesters at once). Returns whom it locked.
+    static func lockInvolved(_ requests: [(userID: String, involving: Involved)], on connection: PostgresConnection,
+                             logger: Logger) async throws -> (ids: Set<String>, accounts: [Account], heads: [String: Head])
+    {
+        var ids = Set(requests.map(\.userID))
+        for case .named(let named) in requests.map(\.involving) { ids.formUnion(named) }
+        let derived = requests.filter { !$0.involving.isNamed }
+        if !derived.isEmpty {
+            let contacts = try await contacts(of: Array(Set(derived.map(\.userID))), on: connection, logger: logger)
+            for request in derived { ids.formUnion(request.involving.ids(in: contacts[request.userID] ?? [:])) }
+        }
+        let (accounts, heads) = try await lockedAccounts(ids.sorted(), on: connection, logger: logger)
+        return (ids, accounts, heads)
     }
 
     /// The accounts of `ids` with their head rows locked, in ascending id order (so that steps
