@@ -52,9 +52,14 @@ final class SecuredPostgres {
 
     private static func run(_ arguments: [String]) async throws {
         let process = process(arguments)
-        let status = try await withCheckedThrowingContinuation { (exited: CheckedContinuation<Int32, any Error>) in
-            process.terminationHandler = { exited.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch { exited.resume(throwing: error) }
+        try process.run()
+        // Waited for on a thread of its own, not the pool's. Not with `terminationHandler`: a
+        // Process given one is never freed on Linux (LeakSanitizer reports it).
+        let status = await withCheckedContinuation { (exited: CheckedContinuation<Int32, Never>) in
+            Thread {
+                process.waitUntilExit()
+                exited.resume(returning: process.terminationStatus)
+            }.start()
         }
         guard status == 0 else { throw Failed(command: arguments) }
     }
