@@ -33,28 +33,28 @@ extension DeviceCommand {
         case .profileUpdate(let update):
             return update.fields
         case .qrLookup(let qrCode):
-            return [RequestField.qrCode: .string(qrCode)]
+            return [FieldName.qrCode: .string(qrCode)]
         case .deviceRegister(let token, let platform):
-            var fields: JSONObject = [RequestField.token: .string(token)]
-            if let platform { fields[RequestField.platform] = .string(platform) }
+            var fields: JSONObject = [FieldName.token: .string(token)]
+            if let platform { fields[FieldName.platform] = .string(platform) }
             return fields
         case .contactsAdd(let qrCode, let isResponder, let isDependent):
-            return [RequestField.qrCode: .string(qrCode), RequestField.isResponder: .bool(isResponder),
-                    RequestField.isDependent: .bool(isDependent)]
+            return [FieldName.qrCode: .string(qrCode), FieldName.isResponder: .bool(isResponder),
+                    FieldName.isDependent: .bool(isDependent)]
         case .contactsRemove(let contactID), .pingSend(let contactID), .pingRespond(let contactID),
              .pingClear(let contactID):
-            return [RequestField.contactID: .string(contactID)]
+            return [FieldName.contactID: .string(contactID)]
         case .contactsSetRoles(let contactID, let isResponder, let isDependent):
-            return [RequestField.contactID: .string(contactID), RequestField.isResponder: .bool(isResponder),
-                    RequestField.isDependent: .bool(isDependent)]
+            return [FieldName.contactID: .string(contactID), FieldName.isResponder: .bool(isResponder),
+                    FieldName.isDependent: .bool(isDependent)]
         case .alertTrigger(let message):
-            return message.map { [RequestField.message: .string($0)] } ?? [:]
+            return message.map { [FieldName.message: .string($0)] } ?? [:]
         case .notificationsList(let before, let limit):
-            var fields: JSONObject = [RequestField.limit: .int(Int64(limit))]
-            if let before { fields[RequestField.before] = .string(before) }
+            var fields: JSONObject = [FieldName.limit: .int(Int64(limit))]
+            if let before { fields[FieldName.before] = .string(before) }
             return fields
         case .notificationsRead(let id), .notificationsDelete(let id):
-            return [RequestField.id: .string(id)]
+            return [FieldName.id: .string(id)]
         case .qrRotate, .deviceUnregister, .devicesList, .contactsList, .checkIn, .alertCancel, .notificationsReadAll:
             return [:]
         }
@@ -68,19 +68,20 @@ extension ProfileUpdate {
     /// The fields this update gives; `phone: .some(nil)` is sent as null (removes the number).
     public var fields: JSONObject {
         var fields: JSONObject = [:]
-        if let name { fields[RequestField.name] = .string(name) }
-        if let phone { fields[RequestField.phone] = phone.map(JSONValue.string) ?? .null }
-        if let checkInIntervalSec { fields[RequestField.checkInIntervalSec] = .int(checkInIntervalSec) }
+        if let name { fields[FieldName.name] = .string(name) }
+        if let phone { fields[FieldName.phone] = phone.map(JSONValue.string) ?? .null }
+        if let checkInIntervalSec { fields[FieldName.checkInIntervalSec] = .int(checkInIntervalSec) }
         var preferences: JSONObject = [:]
-        if let push { preferences[RequestField.push] = .bool(push) }
-        if let mutedTypes { preferences[RequestField.mutedTypes] = .array(mutedTypes.map { .string($0.rawValue) }) }
-        if push != nil || mutedTypes != nil { fields[RequestField.preferences] = .object(preferences) }
+        if let push { preferences[FieldName.push] = .bool(push) }
+        if let mutedTypes { preferences[FieldName.mutedTypes] = .array(mutedTypes.map { .string($0.rawValue) }) }
+        if push != nil || mutedTypes != nil { fields[FieldName.preferences] = .object(preferences) }
         return fields
     }
 }
 
-/// The field names of device requests (§5), spelled once for reading and writing them.
-enum RequestField {
+/// The field names of requests (§3, §5) and of events' data (§6), each spelled once for reading
+/// and writing them (`EventData` writes its document keys as static strings).
+enum FieldName {
     static let qrCode = "qrCode"
     static let token = "token"
     static let platform = "platform"
@@ -101,4 +102,7 @@ enum RequestField {
     static let user = "user"
     static let device = "device"
     static let resume = "resume"
+    static let contact = "contact"
+    static let notification = "notification"
+    static let count = "count"
 }

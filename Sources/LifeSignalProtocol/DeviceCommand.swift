@@ -32,19 +32,19 @@ public enum DeviceCommand: Sendable, Equatable {
         case Op.qrLookup: self = .qrLookup(qrCode: try Self.qrCode(request))
         case Op.deviceRegister:
             self = .deviceRegister(
-                token: try Validate.pushToken(try request.string(RequestField.token)),
-                platform: try request.optionalString(RequestField.platform).map { (value) throws(ProtocolError) in
+                token: try Validate.pushToken(try request.string(FieldName.token)),
+                platform: try request.optionalString(FieldName.platform).map { (value) throws(ProtocolError) in
                     try Validate.platform(value)
                 })
         case Op.deviceUnregister: self = .deviceUnregister
         case Op.devicesList: self = .devicesList
         case Op.contactsAdd:
             self = .contactsAdd(qrCode: try Self.qrCode(request),
-                                isResponder: try request.bool(RequestField.isResponder), isDependent: try request.bool(RequestField.isDependent))
+                                isResponder: try request.bool(FieldName.isResponder), isDependent: try request.bool(FieldName.isDependent))
         case Op.contactsRemove: self = .contactsRemove(contactID: try Self.contactID(request))
         case Op.contactsSetRoles:
             // The roles first: the order in which a request with several bad fields is refused.
-            let (isResponder, isDependent) = (try request.bool(RequestField.isResponder), try request.bool(RequestField.isDependent))
+            let (isResponder, isDependent) = (try request.bool(FieldName.isResponder), try request.bool(FieldName.isDependent))
             self = .contactsSetRoles(contactID: try Self.contactID(request), isResponder: isResponder,
                                      isDependent: isDependent)
         case Op.contactsList: self = .contactsList
@@ -53,17 +53,17 @@ public enum DeviceCommand: Sendable, Equatable {
         case Op.pingClear: self = .pingClear(contactID: try Self.contactID(request))
         case Op.checkIn: self = .checkIn
         case Op.alertTrigger:
-            self = .alertTrigger(message: try request.optionalString(RequestField.message).map { (text) throws(ProtocolError) in
+            self = .alertTrigger(message: try request.optionalString(FieldName.message).map { (text) throws(ProtocolError) in
                 try Validate.message(text)
             })
         case Op.alertCancel: self = .alertCancel
         case Op.notificationsList:
-            let limit = try request.optionalInt(RequestField.limit) ?? Int64(Validate.notificationPage)
+            let limit = try request.optionalInt(FieldName.limit) ?? Int64(Validate.notificationPage)
             guard (1...Int64(Validate.notificationPage)).contains(limit) else {
                 throw .badRequest("field 'limit' must be 1…\(Validate.notificationPage)")
             }
-            let before = try request.optionalString(RequestField.before).map { (id) throws(ProtocolError) in
-                try Validate.id(id, field: RequestField.before)
+            let before = try request.optionalString(FieldName.before).map { (id) throws(ProtocolError) in
+                try Validate.id(id, field: FieldName.before)
             }
             self = .notificationsList(before: before, limit: Int(limit))
         case Op.notificationsRead: self = .notificationsRead(id: try Self.notificationID(request))
@@ -74,15 +74,15 @@ public enum DeviceCommand: Sendable, Equatable {
     }
 
     private static func qrCode(_ request: Request) throws(ProtocolError) -> String {
-        try Validate.id(try request.string(RequestField.qrCode), field: RequestField.qrCode)
+        try Validate.id(try request.string(FieldName.qrCode), field: FieldName.qrCode)
     }
 
     private static func contactID(_ request: Request) throws(ProtocolError) -> String {
-        try Validate.id(try request.string(RequestField.contactID), field: RequestField.contactID)
+        try Validate.id(try request.string(FieldName.contactID), field: FieldName.contactID)
     }
 
     private static func notificationID(_ request: Request) throws(ProtocolError) -> String {
-        try Validate.id(try request.string(RequestField.id), field: RequestField.id)
+        try Validate.id(try request.string(FieldName.id), field: FieldName.id)
     }
 }
 
@@ -106,19 +106,19 @@ public struct ProfileUpdate: Sendable, Equatable {
     }
 
     init(_ request: Request) throws(ProtocolError) {
-        if let name = try request.optionalString(RequestField.name) { self.name = try Validate.name(name) }
-        if request.has(RequestField.phone) {
-            phone = .some(try request.optionalString(RequestField.phone).map { (phone) throws(ProtocolError) in
+        if let name = try request.optionalString(FieldName.name) { self.name = try Validate.name(name) }
+        if request.has(FieldName.phone) {
+            phone = .some(try request.optionalString(FieldName.phone).map { (phone) throws(ProtocolError) in
                 try Validate.phone(phone)
             })
         }
-        checkInIntervalSec = try request.optionalInt(RequestField.checkInIntervalSec)
-        guard let preferences = try request.optionalObject(RequestField.preferences) else { return }
-        if let value = preferences[RequestField.push] {
+        checkInIntervalSec = try request.optionalInt(FieldName.checkInIntervalSec)
+        guard let preferences = try request.optionalObject(FieldName.preferences) else { return }
+        if let value = preferences[FieldName.push] {
             guard let push = value.boolValue else { throw .badRequest("field 'preferences.push' must be a boolean") }
             self.push = push
         }
-        if let muted = preferences[RequestField.mutedTypes] {
+        if let muted = preferences[FieldName.mutedTypes] {
             guard let items = muted.arrayValue else {
                 throw .badRequest("field 'preferences.mutedTypes' must be an array of notification types")
             }

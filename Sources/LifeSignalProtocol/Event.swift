@@ -29,10 +29,10 @@ public enum Event: Sendable, Equatable {
         switch self {
         case .userUpdated(let user): .user(user)
         case .contactUpdated(let contact): .contact(contact)
-        case .contactRemoved(let contactID): [EventField.contactID: .string(contactID)]
+        case .contactRemoved(let contactID): [FieldName.contactID: .string(contactID)]
         case .notificationAdded(let notification), .notificationUpdated(let notification): .notification(notification)
-        case .notificationDeleted(let id): [EventField.id: .string(id)]
-        case .notificationsReadAll(let count): [EventField.count: .int(count)]
+        case .notificationDeleted(let id): [FieldName.id: .string(id)]
+        case .notificationsReadAll(let count): [FieldName.count: .int(count)]
         case .unknown: [:]
         }
     }
@@ -40,17 +40,17 @@ public enum Event: Sendable, Equatable {
     /// Reads an event as a device receives it; an unknown name is `.unknown`, whatever its data.
     public init(name: String, data: JSONValue) throws(ProtocolError) {
         switch name {
-        case EventName.userUpdated: self = .userUpdated(try User(json: Self.field(EventField.user, of: data)))
-        case EventName.contactUpdated: self = .contactUpdated(try Contact(json: Self.field(EventField.contact, of: data)))
-        case EventName.contactRemoved: self = .contactRemoved(contactID: try Self.string(EventField.contactID, of: data))
+        case EventName.userUpdated: self = .userUpdated(try User(json: Self.field(FieldName.user, of: data)))
+        case EventName.contactUpdated: self = .contactUpdated(try Contact(json: Self.field(FieldName.contact, of: data)))
+        case EventName.contactRemoved: self = .contactRemoved(contactID: try Self.string(FieldName.contactID, of: data))
         case EventName.notificationAdded:
-            self = .notificationAdded(try Notification(json: Self.field(EventField.notification, of: data)))
+            self = .notificationAdded(try Notification(json: Self.field(FieldName.notification, of: data)))
         case EventName.notificationUpdated:
-            self = .notificationUpdated(try Notification(json: Self.field(EventField.notification, of: data)))
-        case EventName.notificationDeleted: self = .notificationDeleted(id: try Self.string(EventField.id, of: data))
+            self = .notificationUpdated(try Notification(json: Self.field(FieldName.notification, of: data)))
+        case EventName.notificationDeleted: self = .notificationDeleted(id: try Self.string(FieldName.id, of: data))
         case EventName.notificationsReadAll:
-            guard let count = try Self.field(EventField.count, of: data).intValue else {
-                throw .badRequest("field '\(EventField.count)' must be an integer")
+            guard let count = try Self.field(FieldName.count, of: data).intValue else {
+                throw .badRequest("field '\(FieldName.count)' must be an integer")
             }
             self = .notificationsReadAll(count: count)
         default: self = .unknown(name: name)
@@ -67,14 +67,4 @@ public enum Event: Sendable, Equatable {
         guard let value = try field(key, of: data).stringValue else { throw .badRequest("field '\(key)' must be a string") }
         return value
     }
-}
-
-/// The keys of events' `data` (§6); `EventData` writes the document keys as static strings.
-enum EventField {
-    static let user = "user"
-    static let contact = "contact"
-    static let contactID = "contactId"
-    static let notification = "notification"
-    static let id = "id"
-    static let count = "count"
 }

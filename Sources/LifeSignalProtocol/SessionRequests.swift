@@ -10,15 +10,15 @@ public struct Register: Sendable, Equatable {
     }
 
     public init(_ request: Request) throws(ProtocolError) {
-        name = try Validate.name(try request.string(RequestField.name))
-        phone = try request.optionalString(RequestField.phone).map { (phone) throws(ProtocolError) in
+        name = try Validate.name(try request.string(FieldName.name))
+        phone = try request.optionalString(FieldName.phone).map { (phone) throws(ProtocolError) in
             try Validate.phone(phone)
         }
     }
 
     public var fields: JSONObject {
-        var fields: JSONObject = [RequestField.name: .string(name)]
-        if let phone { fields[RequestField.phone] = .string(phone) }
+        var fields: JSONObject = [FieldName.name: .string(name)]
+        if let phone { fields[FieldName.phone] = .string(phone) }
         return fields
     }
 }
@@ -44,14 +44,14 @@ public struct Hello: Sendable, Equatable {
     /// Every field is checked before the version, so a hello of another version with a bad
     /// field is refused for the field.
     public init(_ request: Request) throws(ProtocolError) {
-        let version = try request.int(RequestField.version)
-        userID = try Validate.id(try request.string(RequestField.user), field: RequestField.user)
-        token = try Validate.id(try request.string(RequestField.token), field: RequestField.token)
-        deviceID = try Validate.deviceID(try request.string(RequestField.device))
-        platform = try request.optionalString(RequestField.platform).map { (value) throws(ProtocolError) in
+        let version = try request.int(FieldName.version)
+        userID = try Validate.id(try request.string(FieldName.user), field: FieldName.user)
+        token = try Validate.id(try request.string(FieldName.token), field: FieldName.token)
+        deviceID = try Validate.deviceID(try request.string(FieldName.device))
+        platform = try request.optionalString(FieldName.platform).map { (value) throws(ProtocolError) in
             try Validate.platform(value)
         }
-        resume = try request.optionalInt(RequestField.resume)
+        resume = try request.optionalInt(FieldName.resume)
         guard version == ProtocolVersion.current else {
             throw ProtocolError(.unsupportedVersion, "this broker speaks version \(ProtocolVersion.current)")
         }
@@ -59,11 +59,11 @@ public struct Hello: Sendable, Equatable {
 
     public var fields: JSONObject {
         var fields: JSONObject = [
-            RequestField.version: .int(ProtocolVersion.current), RequestField.user: .string(userID),
-            RequestField.token: .string(token), RequestField.device: .string(deviceID),
+            FieldName.version: .int(ProtocolVersion.current), FieldName.user: .string(userID),
+            FieldName.token: .string(token), FieldName.device: .string(deviceID),
         ]
-        if let platform { fields[RequestField.platform] = .string(platform) }
-        if let resume { fields[RequestField.resume] = .int(resume) }
+        if let platform { fields[FieldName.platform] = .string(platform) }
+        if let resume { fields[FieldName.resume] = .int(resume) }
         return fields
     }
 }
