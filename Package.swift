@@ -233,6 +233,7 @@ let package = Package(
             name: "LifeSignalPostgresTests",
             dependencies: [
                 "LifeSignalPostgres", "LifeSignalBroker", "LifeSignalRules", "LifeSignalProtocol", "LifeSignalFuzzing",
+                "LifeSignalPush",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSwift6

@@ -386,10 +386,10 @@ import Testing
         ]).get()
         let loaded = try #require(try await load(store, alice.id))
         #expect(loaded.recentNotifications == [bare, full])
-        let byID = try await write(store, [], query: .notification(userID: alice.id, id: "n_full")).get().queryResult
+        let byID = try await write(store, [], query: .notification(userID: alice.id, id: "n_full", history: 0)).get().queryResult
         guard case .notification(let found) = byID else { Issue.record("no answer"); return }
         #expect(found == full)
-        let foreign = try await write(store, [], query: .notification(userID: "u_other", id: "n_full")).get().queryResult
+        let foreign = try await write(store, [], query: .notification(userID: "u_other", id: "n_full", history: 0)).get().queryResult
         guard case .notification(let none) = foreign else { Issue.record("no answer"); return }
         #expect(none == nil)
         store.close()
@@ -414,11 +414,11 @@ import Testing
         #expect(loaded.recentNotifications.first?.isRead == true)
         #expect(loaded.recentNotifications.first?.contactData?.role == .responder)
 
-        let page = try await write(store, [], query: .notifications(userID: alice.id, beforeID: "n_10", limit: 5))
+        let page = try await write(store, [], query: .notifications(userID: alice.id, beforeID: "n_10", limit: 5, history: 0))
             .get().queryResult
         guard case .notifications(let older?) = page else { Issue.record("no page"); return }
         #expect(older.map(\.id) == ["n_9", "n_8", "n_7", "n_6", "n_5"])
-        let foreign = try await write(store, [], query: .notifications(userID: "u_other", beforeID: "n_10", limit: 5))
+        let foreign = try await write(store, [], query: .notifications(userID: "u_other", beforeID: "n_10", limit: 5, history: 0))
             .get().queryResult
         if case .notifications(let none) = foreign { #expect(none == nil) }
 

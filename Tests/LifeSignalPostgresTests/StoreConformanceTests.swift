@@ -3,6 +3,7 @@ import Foundation
 import LifeSignalFuzzing
 import LifeSignalPostgres
 import LifeSignalProtocol
+import LifeSignalPush
 import Testing
 
 /// One suite, run unchanged over both stores (`EngineStore`): the embedded SQLite store and the
@@ -48,14 +49,14 @@ import Testing
             let mine = (1...5).map { Self.notification("n\($0)", at: Int64($0)) }
             try await store.commit(mine.map { .insertNotification(userID: "u_A", $0) }
                 + [.insertNotification(userID: "u_B", Self.notification("theirs", at: 9))])
-            #expect(try await store.notifications(of: "u_A", before: nil, limit: 2) == [mine[4], mine[3]])
-            #expect(try await store.notifications(of: "u_A", before: "n4", limit: 10) == [mine[2], mine[1], mine[0]])
-            #expect(try await store.notifications(of: "u_A", before: "n1", limit: 10) == [])
-            #expect(try await store.notifications(of: "u_A", before: "theirs", limit: 10) == nil)
-            #expect(try await store.notifications(of: "u_A", before: "unknown", limit: 10) == nil)
-            #expect(try await store.notification("n3", of: "u_A") == mine[2])
-            #expect(try await store.notification("theirs", of: "u_A") == nil)
-            #expect(try await store.notifications(of: "u_C", before: nil, limit: 10) == [])
+            #expect(try await store.notifications(of: "u_A", before: nil, limit: 2, history: 0) == [mine[4], mine[3]])
+            #expect(try await store.notifications(of: "u_A", before: "n4", limit: 10, history: 0) == [mine[2], mine[1], mine[0]])
+            #expect(try await store.notifications(of: "u_A", before: "n1", limit: 10, history: 0) == [])
+            #expect(try await store.notifications(of: "u_A", before: "theirs", limit: 10, history: 0) == nil)
+            #expect(try await store.notifications(of: "u_A", before: "unknown", limit: 10, history: 0) == nil)
+            #expect(try await store.notification("n3", of: "u_A", history: 0) == mine[2])
+            #expect(try await store.notification("theirs", of: "u_A", history: 0) == nil)
+            #expect(try await store.notifications(of: "u_C", before: nil, limit: 10, history: 0) == [])
         }
     }
 
@@ -67,15 +68,55 @@ import Testing
             try await store.commit(mine.map { .insertNotification(userID: "u_A", $0) }
                 + [.insertNotification(userID: "u_B", Self.notification("theirs", at: 9))])
             try await store.commit([.setNotificationRead(id: "n2"), .deleteNotification(id: "n3")])
-            #expect(try await store.notification("n2", of: "u_A")?.isRead == true)
-            #expect(try await store.notification("n3", of: "u_A") == nil)
+            #expect(try await store.notification("n2", of: "u_A", history: 0)?.isRead == true)
+            #expect(try await store.notification("n3", of: "u_A", history: 0) == nil)
             try await store.commit([.markAllNotificationsRead(userID: "u_A")])
-            let page = try #require(try await store.notifications(of: "u_A", before: nil, limit: 10))
+            let page = try #require(try await store.notifications(of: "u_A", before: nil, limit: 10, history: 0))
             #expect(page.map(\.id) == ["n6", "n5", "n4", "n2", "n1"] && page.allSatisfy(\.isRead))
-            #expect(try await store.notification("theirs", of: "u_B")?.isRead == false)
+            #expect(try await store.notification("theirs", of: "u_B", history: 0)?.isRead == false)
             try await store.commit([.pruneNotifications(userID: "u_A", keepNewest: 2)])
-            #expect(try await store.notifications(of: "u_A", before: nil, limit: 10)?.map(\.id) == ["n6", "n5"])
-            #expect(try await store.notifications(of: "u_B", before: nil, limit: 10)?.map(\.id) == ["theirs"])
+            #expect(try await store.notifications(of: "u_A", before: nil, limit: 10, history: 0)?.map(\.id) == ["n6", "n5"])
+            #expect(try await store.notifications(of: "u_B", before: nil, limit: 10, history: 0)?.map(\.id) == ["theirs"])
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func readsLeaveOutWhatIsPastTheHistoryBeforeItIsPruned(_ kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await store.commit([Self.createUser("A")])
+            let mine = (1...6).map { Self.notification("n\($0)", at: Int64($0)) }
+            try await store.commit(mine.map { .insertNotification(userID: "u_A", $0) })
+            #expect(try await store.notifications(of: "u_A", before: nil, limit: 10, history: 4)?.map(\.id)
+                        == ["n6", "n5", "n4", "n3"])
+            #expect(try await store.notifications(of: "u_A", before: "n4", limit: 10, history: 4)?.map(\.id) == ["n3"])
+            #expect(try await store.notifications(of: "u_A", before: "n3", limit: 10, history: 4) == [])
+            #expect(try await store.notifications(of: "u_A", before: "n2", limit: 10, history: 4) == nil)
+            #expect(try await store.notification("n3", of: "u_A", history: 4) == mine[2])
+            #expect(try await store.notification("n2", of: "u_A", history: 4) == nil)
+            #expect(try await store.notifications(of: "u_A", before: nil, limit: 10, history: 0)?.count == 6)
+            #expect(try await store.notification("n1", of: "u_A", history: 10) == mine[0])
+            // Deleting one of the newest brings an older one back into the history.
+            try await store.commit([.deleteNotification(id: "n5")])
+            #expect(try await store.notification("n2", of: "u_A", history: 4) == mine[1])
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func aNotificationsPushesAreRecordedOnceAndGoWithIt(_ kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await store.commit([Self.createUser("A"), Self.createUser("B")])
+            try await store.commit((1...3).map { .insertNotification(userID: "u_A", Self.notification("n\($0)", at: Int64($0))) }
+                + [.insertNotification(userID: "u_B", Self.notification("theirs", at: 9))])
+            let pushes = [Self.push("u_A", "n1", token: "t1"), Self.push("u_A", "n1", token: "t2"),
+                          Self.push("u_A", "n2", token: "t1"), Self.push("u_A", "n3", token: "t1")]
+            try await store.commit(pushes.map { .recordPush($0) } + [.recordPush(pushes[0])])
+            try await store.commit([.recordPush(Self.push("u_B", "theirs", token: "t9"))])
+            #expect(try await store.pushes(of: "u_A") == pushes)
+            try await store.commit([.deleteNotification(id: "n1")])
+            #expect(try await store.pushes(of: "u_A") == Array(pushes[2...]))
+            try await store.commit([.pruneNotifications(userID: "u_A", keepNewest: 1)])
+            #expect(try await store.pushes(of: "u_A") == [pushes[3]])
+            #expect(try await store.pushes(of: "u_B") == [Self.push("u_B", "theirs", token: "t9")])
         }
     }
 
@@ -132,7 +173,7 @@ import Testing
             let again = try await open()
             #expect(try await again.qrCodeOwner("qr_A") == QRCodeOwner(id: "u_A", name: "A"))
             #expect(try await again.devices(of: "u_A") == [phone])
-            #expect(try await again.notifications(of: "u_A", before: nil, limit: 10) == [Self.notification("n1", at: 1)])
+            #expect(try await again.notifications(of: "u_A", before: nil, limit: 10, history: 0) == [Self.notification("n1", at: 1)])
             #expect(try await again.events(of: "u_A", after: 0, through: 1, maxBytes: 1 << 20) == [Array(#"{"seq":1}"#.utf8)])
         }
     }
@@ -148,9 +189,13 @@ import Testing
                     let changes = workload.next()
                     for store in [sqlite, postgres] { try await store.commit(changes) }
                     for userID in workload.userIDs {
-                        let page = try await sqlite.notifications(of: userID, before: nil, limit: 100)
-                        #expect(try await postgres.notifications(of: userID, before: nil, limit: 100) == page,
-                                "seed \(seed), step \(step): \(userID)'s notifications after \(changes)")
+                        for history in [0, 3] {
+                            let page = try await sqlite.notifications(of: userID, before: nil, limit: 100, history: history)
+                            #expect(try await postgres.notifications(of: userID, before: nil, limit: 100, history: history)
+                                        == page, "seed \(seed), step \(step): \(userID)'s notifications after \(changes)")
+                        }
+                        #expect(try await postgres.pushes(of: userID) == (try await sqlite.pushes(of: userID)),
+                                "seed \(seed), step \(step): \(userID)'s pushes after \(changes)")
                         #expect(try await postgres.devices(of: userID) == (try await sqlite.devices(of: userID)),
                                 "seed \(seed), step \(step): \(userID)'s devices after \(changes)")
                         let head = workload.heads[userID, default: 0]
@@ -179,6 +224,11 @@ import Testing
             relatedContactID: "u_B", relatedAlertID: "al_\(id)",
             contactData: ContactData(id: "u_B", name: "B", role: .responder, action: .alert),
             alertData: AlertInfo(id: "al_\(id)", startedAt: timestamp, message: "help"))
+    }
+
+    static func push(_ userID: String, _ notificationID: String, token: String) -> PushMessage {
+        PushMessage(userID: userID, deviceID: "phone", token: token, notificationID: notificationID,
+                    body: Array(#"{"message":{"token":"\#(token)"}}"#.utf8), createdAt: 7)
     }
 
     static func device(_ userID: String, _ deviceID: String, token: String?, lastSeenAt: Int64?) -> DeviceRecord {
@@ -237,7 +287,7 @@ struct ChangeWorkload {
     let userIDs = ["u_A", "u_B", "u_C"]
     private(set) var heads: [String: Int64] = [:]
     private var random: SplitMix64
-    private var notificationIDs: [String] = []
+    private var notificationIDs: [(userID: String, id: String)] = []
     private var counter = 0
 
     init(seed: UInt64) { random = SplitMix64(seed: seed) }
@@ -250,13 +300,16 @@ struct ChangeWorkload {
         switch Int.random(in: 0..<10, using: &random) {
         case 0...2:
             let id = "n\(counter)"
-            notificationIDs.append(id)
-            return [.insertNotification(userID: userID, StoreConformanceTests.notification(id, at: Int64(counter)))]
+            notificationIDs.append((userID, id))
+            let push = PushMessage(userID: userID, deviceID: "d0", token: "t\(Int.random(in: 0..<4, using: &random))",
+                                   notificationID: id, body: Array(id.utf8), createdAt: Int64(counter))
+            return [.insertNotification(userID: userID, StoreConformanceTests.notification(id, at: Int64(counter))),
+                    .recordPush(push)]
         case 3:
-            return notificationIDs.randomElement(using: &random).map { [.setNotificationRead(id: $0)] } ?? []
+            return notificationIDs.randomElement(using: &random).map { [.setNotificationRead(id: $0.id)] } ?? []
         case 4:
-            guard let id = notificationIDs.randomElement(using: &random) else { return [] }
-            notificationIDs.removeAll { $0 == id }
+            guard let (_, id) = notificationIDs.randomElement(using: &random) else { return [] }
+            notificationIDs.removeAll { $0.id == id }
             return [.deleteNotification(id: id)]
         case 5:
             return [.markAllNotificationsRead(userID: userID), .pruneNotifications(userID: userID, keepNewest: 4)]

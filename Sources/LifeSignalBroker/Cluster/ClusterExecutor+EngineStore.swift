@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalPush
 import PostgresNIO
 
 /// The cluster's answers: each read on a pooled connection, as committed now; a commit in one
@@ -18,18 +19,31 @@ extension ClusterExecutor: EngineStore {
         }.first
     }
 
-    public func notification(_ id: String, of userID: String) async throws -> Notification? {
-        let (logger, history) = (self.logger, notificationHistory)
+    public func notification(_ id: String, of userID: String, history: Int) async throws -> Notification? {
+        let logger = self.logger
         return try await database.withConnection { connection in
             try await ClusterRows.notification(id, of: userID, history: history, on: connection, logger: logger)
         }
     }
 
-    public func notifications(of userID: String, before: String?, limit: Int) async throws -> [Notification]? {
-        let (logger, history) = (self.logger, notificationHistory)
+    public func notifications(of userID: String, before: String?, limit: Int, history: Int) async throws
+        -> [Notification]?
+    {
+        let logger = self.logger
         return try await database.withConnection { connection in
             try await ClusterRows.notifications(of: userID, before: before, limit: limit, history: history,
                                                 on: connection, logger: logger)
+        }
+    }
+
+    public func pushes(of userID: String) async throws -> [PushMessage] {
+        try await collect("""
+            SELECT device_id, token, notification_id, body, created_at FROM pushes WHERE user_id = \(userID)
+            ORDER BY position
+            """) { row in
+            let (deviceID, token, notificationID, body, createdAt) = try row.decode((String, String, String, String, Int64).self)
+            return PushMessage(userID: userID, deviceID: deviceID, token: token, notificationID: notificationID,
+                               body: Array(body.utf8), createdAt: createdAt)
         }
     }
 

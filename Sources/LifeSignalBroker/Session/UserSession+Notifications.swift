@@ -14,7 +14,8 @@ extension UserSession {
         if let page = notifications.page(before: beforeID, limit: limit) {
             return connection.respond(rid: request.rid, notificationPage(page))
         }
-        afterQuery(.notifications(userID: userID, beforeID: beforeID, limit: limit), for: request,
+        let history = notifications.ledger.limit
+        afterQuery(.notifications(userID: userID, beforeID: beforeID, limit: limit, history: history), for: request,
                    from: connection) { session, answer in
             guard case .notifications(let stored?) = answer else {
                 return connection.respond(error: .notFound("no such notification"), rid: request.rid)
@@ -124,7 +125,7 @@ extension UserSession {
         }
         if let inWindow = notifications.notification(id: id) { return apply(self, inWindow) }
         if let known = olderNotifications[id] { return apply(self, known) }
-        afterQuery(.notification(userID: userID, id: id), for: request, from: connection) { session, answer in
+        afterQuery(.notification(userID: userID, id: id, history: notifications.ledger.limit), for: request, from: connection) { session, answer in
             guard case .notification(let stored) = answer else { return apply(session, nil) }
             // A request that ran meanwhile may have changed it: memory wins over the read.
             apply(session, stored.flatMap(session.current))

@@ -1,11 +1,12 @@
 import LifeSignalProtocol
+import LifeSignalPush
 
 /// What the engine asks of a store, answered alike by the embedded SQLite store and the cluster's
 /// PostgreSQL: `StoreConformanceTests` runs one suite, unchanged, over both.
 ///
 /// A store keeps what it is given: the history (§10) and event retention (§6) are the engine's to
-/// keep, through `pruneNotifications` and `pruneEvents`. The cluster's reads also leave out
-/// notifications past its `notificationHistory`, which it prunes about once per 64.
+/// keep, through `pruneNotifications` and `pruneEvents`. Until a notification past the history is
+/// pruned, the reads given that `history` leave it out.
 public protocol EngineStore: Sendable {
     /// Applies `changes` in order, in one transaction: all of them or none.
     func commit(_ changes: [StoreChange]) async throws
@@ -13,12 +14,16 @@ public protocol EngineStore: Sendable {
     /// The user whose current QR code this is, with their name (`contacts.add`, `qr.lookup`).
     func qrCodeOwner(_ qrCode: String) async throws -> QRCodeOwner?
 
-    /// The user's notification `id`; someone else's is nil, like an unknown one.
-    func notification(_ id: String, of userID: String) async throws -> Notification?
+    /// The user's notification `id` if it is among their newest `history` (0: all); someone else's
+    /// is nil, like an unknown one.
+    func notification(_ id: String, of userID: String, history: Int) async throws -> Notification?
 
-    /// Newest first, older than `before` (exclusive), at most `limit`; nil when `before` names
-    /// no notification of the user.
-    func notifications(of userID: String, before: String?, limit: Int) async throws -> [Notification]?
+    /// Newest first, older than `before` (exclusive), at most `limit`, among the user's newest
+    /// `history` (0: all); nil when `before` names no notification of the user's history.
+    func notifications(of userID: String, before: String?, limit: Int, history: Int) async throws -> [Notification]?
+
+    /// The pushes recorded for the user's notifications, oldest first; a notification's go with it.
+    func pushes(of userID: String) async throws -> [PushMessage]
 
     /// Every device the user has, online or not, by device id.
     func devices(of userID: String) async throws -> [DeviceRecord]

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import LifeSignalProtocol
+import LifeSignalPush
 import LifeSignalRules
 
 /// Queries the broker needs; each runs inside the writer's transaction (see `StoreQuery`).
@@ -16,6 +17,8 @@ struct SQLiteReads {
     private let selectNewestNotifications: DirectStatement
     private let selectNotificationPosition: DirectStatement
     private let selectNotification: DirectStatement
+    private let selectHistoryFloor: DirectStatement
+    private let selectPushes: DirectStatement
     private let selectEvents: DirectStatement
     private let selectQRCodeOwner: DirectStatement
     private let selectPendingDeadlines: DirectStatement
@@ -43,13 +46,20 @@ struct SQLiteReads {
             """)
         selectNewestNotifications = try DirectStatement(db, sql: """
             SELECT \(NotificationColumns.selected) FROM notifications
-            WHERE user_id = ? AND position < ? ORDER BY position DESC LIMIT ?
+            WHERE user_id = ? AND position < ? AND position >= ? ORDER BY position DESC LIMIT ?
             """)
         selectNotificationPosition = try DirectStatement(db, sql: """
             SELECT position FROM notifications WHERE id = ? AND user_id = ?
             """)
         selectNotification = try DirectStatement(db, sql: """
             SELECT \(NotificationColumns.selected) FROM notifications WHERE id = ? AND user_id = ?
+            """)
+        // The oldest position of the user's newest `history` (the OFFSET), from the index alone.
+        selectHistoryFloor = try DirectStatement(db, sql: """
+            SELECT position FROM notifications WHERE user_id = ? ORDER BY position DESC LIMIT 1 OFFSET ?
+            """)
+        selectPushes = try DirectStatement(db, sql: """
+            SELECT device_id, token, notification_id, body, created_at FROM pushes WHERE user_id = ? ORDER BY position
             """)
         selectEvents = try DirectStatement(db, sql: """
             SELECT seq, body FROM events WHERE user_id = ? AND seq > ? AND seq <= ? ORDER BY seq
@@ -71,13 +81,17 @@ struct SQLiteReads {
             .devices(try devices(of: userID, db))
         case .qrCodeOwner(let code):
             .qrCodeOwner(try selectQRCodeOwner.rows(db, { $0.add(code) }) { QRCodeOwner(id: $0.string(0), name: $0.string(1)) }.first)
-        case .notifications(let userID, let beforeID, let limit):
-            .notifications(try notifications(userID: userID, beforeID: beforeID, limit: limit, db))
+        case .notifications(let userID, let beforeID, let limit, let history):
+            .notifications(try notifications(userID: userID, beforeID: beforeID, limit: limit, history: history, db))
         case .pendingDeadlines:
             .deadlines(try selectPendingDeadlines.rows(db, { _ in }) { (userID: $0.string(0), deadline: $0.int64(1)) })
-        case .notification(let userID, let id):
-            .notification(try selectNotification.rows(db, { $0.add(id); $0.add(userID) },
-                                                NotificationColumns.notification(from:)).first)
+        case .notification(let userID, let id, let history):
+            .notification(try notification(id, of: userID, history: history, db))
+        case .pushes(let userID):
+            .pushes(try selectPushes.rows(db, { $0.add(userID) }) { row in
+                PushMessage(userID: userID, deviceID: row.string(0), token: row.string(1),
+                            notificationID: row.string(2), body: row.bytes(3), createdAt: row.int64(4))
+            })
         }
     }
 
@@ -97,7 +111,8 @@ struct SQLiteReads {
         return StoredUser(
             user: user, tokenHash: tokenHash, devices: devices,
             lastSeq: lastSeq, oldestRetainedSeq: oldest, contacts: try contacts(of: id, db),
-            recentNotifications: try notifications(userID: id, beforeID: nil, limit: NotificationWindow.capacity, db) ?? [],
+            recentNotifications: try notifications(userID: id, beforeID: nil, limit: NotificationWindow.capacity,
+                                                  history: 0, db) ?? [],
             notificationCount: ledger.count, unreadCount: ledger.filter(\.isUnread).count,
             notificationLedger: ledger)
     }
@@ -132,15 +147,38 @@ struct SQLiteReads {
         return PendingPing(id: id, sentAt: at)
     }
 
-    private func notifications(userID: String, beforeID: String?, limit: Int, _ db: Database) throws -> [Notification]? {
+    private func notifications(userID: String, beforeID: String?, limit: Int, history: Int, _ db: Database) throws
+        -> [Notification]?
+    {
+        let floor = try historyFloor(of: userID, history: history, db)
         var upperBound = Int64.max
         if let beforeID {
-            guard let position = try selectNotificationPosition.rows(db, { $0.add(beforeID); $0.add(userID) }, { $0.int64(0) })
-                .first else { return nil }
+            guard let position = try position(of: beforeID, userID: userID, db), position >= floor else { return nil }
             upperBound = position
         }
-        return try selectNewestNotifications.rows(db, { $0.add(userID); $0.add(upperBound); $0.add(Int64(limit)) },
-                                            NotificationColumns.notification(from:))
+        return try selectNewestNotifications.rows(db, { row in
+            row.add(userID)
+            row.add(upperBound)
+            row.add(floor)
+            row.add(Int64(limit))
+        }, NotificationColumns.notification(from:))
+    }
+
+    private func notification(_ id: String, of userID: String, history: Int, _ db: Database) throws -> Notification? {
+        guard let position = try position(of: id, userID: userID, db),
+              position >= (try historyFloor(of: userID, history: history, db)) else { return nil }
+        return try selectNotification.rows(db, { $0.add(id); $0.add(userID) }, NotificationColumns.notification(from:)).first
+    }
+
+    private func position(of id: String, userID: String, _ db: Database) throws -> Int64? {
+        try selectNotificationPosition.rows(db, { $0.add(id); $0.add(userID) }, { $0.int64(0) }).first
+    }
+
+    /// The oldest position in the user's newest `history` notifications; 0 when they have no more
+    /// (or `history` is 0: all).
+    private func historyFloor(of userID: String, history: Int, _ db: Database) throws -> Int64 {
+        guard history > 0 else { return 0 }
+        return try selectHistoryFloor.rows(db, { $0.add(userID); $0.add(Int64(history - 1)) }, { $0.int64(0) }).first ?? 0
     }
 
     /// The bodies of `(after, through]`, or nil if any of them has been pruned or their frames

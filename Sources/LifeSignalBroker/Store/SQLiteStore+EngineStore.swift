@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalPush
 
 /// The embedded store's answers are the writer's: every read runs in its queue, after the writes
 /// submitted before it, as the embedded engine's own reads do (`StoreQuery`).
@@ -13,18 +14,26 @@ extension SQLiteStore: EngineStore {
         return owner
     }
 
-    public func notification(_ id: String, of userID: String) async throws -> Notification? {
-        let query = StoreQuery.notification(userID: userID, id: id)
+    public func notification(_ id: String, of userID: String, history: Int) async throws -> Notification? {
+        let query = StoreQuery.notification(userID: userID, id: id, history: history)
         guard case .notification(let notification) = try await answer(query) else {
             throw MismatchedStoreAnswer(query: query)
         }
         return notification
     }
 
-    public func notifications(of userID: String, before: String?, limit: Int) async throws -> [Notification]? {
-        let query = StoreQuery.notifications(userID: userID, beforeID: before, limit: limit)
+    public func notifications(of userID: String, before: String?, limit: Int, history: Int) async throws
+        -> [Notification]?
+    {
+        let query = StoreQuery.notifications(userID: userID, beforeID: before, limit: limit, history: history)
         guard case .notifications(let page) = try await answer(query) else { throw MismatchedStoreAnswer(query: query) }
         return page
+    }
+
+    public func pushes(of userID: String) async throws -> [PushMessage] {
+        let query = StoreQuery.pushes(userID: userID)
+        guard case .pushes(let pushes) = try await answer(query) else { throw MismatchedStoreAnswer(query: query) }
+        return pushes
     }
 
     public func devices(of userID: String) async throws -> [DeviceRecord] {

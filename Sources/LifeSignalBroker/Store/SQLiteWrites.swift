@@ -139,6 +139,8 @@ struct SQLiteWrites {
             try db.cachedStatement(sql: "UPDATE notifications SET is_read = 1 WHERE user_id = ? AND is_read = 0")
                 .execute(arguments: [userID])
         case .deleteNotification(let id):
+            // Its pushes go with it, as when the history prunes it.
+            try db.cachedStatement(sql: "DELETE FROM pushes WHERE notification_id = ?").execute(arguments: [id])
             try db.cachedStatement(sql: "DELETE FROM notifications WHERE id = ?").execute(arguments: [id])
         case .recordPush(let push):
             // At most one push per notification and token (§7), even if asked twice.

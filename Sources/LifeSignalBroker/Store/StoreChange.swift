@@ -83,8 +83,11 @@ public enum StoreQuery: Sendable {
     /// The user whose current QR code this is, with their name (`contacts.add`, `qr.lookup`).
     case qrCodeOwner(String)
     /// Newest first; `beforeID` is exclusive. Nil in the result when `beforeID` is not the user's.
-    case notifications(userID: String, beforeID: String?, limit: Int)
-    case notification(userID: String, id: String)
+    /// Only the user's newest `history` are read (§10; 0: all), pruned or not.
+    case notifications(userID: String, beforeID: String?, limit: Int, history: Int)
+    case notification(userID: String, id: String, history: Int)
+    /// The pushes recorded for the user, oldest first.
+    case pushes(userID: String)
     /// Every user with a deadline who is not yet marked non-responsive (§8).
     case pendingDeadlines
 }
@@ -97,6 +100,7 @@ public enum StoreQueryResult: Sendable {
     case qrCodeOwner(QRCodeOwner?)
     case notifications([Notification]?)
     case notification(Notification?)
+    case pushes([PushMessage])
     case deadlines([(userID: String, deadline: Int64)])
 }
 
