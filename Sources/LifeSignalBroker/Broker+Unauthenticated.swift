@@ -59,9 +59,7 @@ extension Broker {
         guard !shedIfOverloaded(request, from: connection) else { return }
         let hello: HelloRequest
         do throws(ProtocolError) {
-            let said = try Hello(request)
-            hello = HelloRequest(rid: request.rid, userID: said.userID, token: said.token, deviceID: said.deviceID,
-                                 platform: said.platform, resume: said.resume)
+            hello = HelloRequest(rid: request.rid, fields: try Hello(request))
         } catch {
             connection.respond(error: error, rid: request.rid)
             return

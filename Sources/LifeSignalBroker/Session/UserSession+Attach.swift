@@ -1,13 +1,12 @@
 import LifeSignalProtocol
 
-/// What a device asked for in its `hello`, already validated.
+/// What a device asked for in its `hello`, already validated, with the rid its answer carries.
+@dynamicMemberLookup
 struct HelloRequest: Sendable {
     var rid: Int64?
-    var userID: String
-    var token: String
-    var deviceID: String
-    var platform: String?
-    var resume: Int64?
+    var fields: Hello
+
+    subscript<Field>(dynamicMember field: KeyPath<Hello, Field>) -> Field { fields[keyPath: field] }
 }
 
 extension UserSession {
