@@ -41,7 +41,7 @@ extension Broker {
             // The id only: the token and QR code are the new user's secrets.
             if stored {
                 logger.debug("user registered", metadata: ["lifesignal.user": "\(user.id)"])
-                connection.complete(ticket, with: Outbound.ok(rid: rid, ["user": user.json, "token": .string(token)]))
+                connection.complete(ticket, with: Outbound.ok(rid: rid, Reply.registered(user, token: token).fields))
             } else {
                 connection.complete(ticket, with: ProtocolError(.internal, "the user could not be stored"), rid: rid)
             }

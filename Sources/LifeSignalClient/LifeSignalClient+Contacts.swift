@@ -5,15 +5,13 @@ extension LifeSignalClient {
     /// `contacts.add`: the owner of `qrCode` becomes a contact with these roles (as seen from here).
     @discardableResult
     public func addContact(qrCode: String, isResponder: Bool, isDependent: Bool) async throws -> Contact {
-        let fields = try await request(.contactsAdd(qrCode: qrCode, isResponder: isResponder, isDependent: isDependent))
-        return try contactResult(fields)
+        try await reply(.contactsAdd(qrCode: qrCode, isResponder: isResponder, isDependent: isDependent), \.contact)
     }
 
     /// `qr.lookup` (v1.2): whose code `qrCode` is, without adding anyone. An unknown code is
     /// `not_found` and counts against the broker's failed-adds quota, as a failed `addContact` does.
     public func lookUpQRCode(_ qrCode: String) async throws -> QRCodeOwner {
-        let fields = try await request(.qrLookup(qrCode: qrCode))
-        return try Self.decode { () throws(ProtocolError) in try QRCodeOwner(json: .object(try fields.object("contact"))) }
+        try await reply(.qrLookup(qrCode: qrCode)) { if case .qrCodeOwner(let owner) = $0 { owner } else { nil } }
     }
 
     /// `contacts.remove`.
@@ -24,26 +22,18 @@ extension LifeSignalClient {
     /// `contacts.setRoles`.
     @discardableResult
     public func setContactRoles(id: String, isResponder: Bool, isDependent: Bool) async throws -> Contact {
-        let fields = try await request(.contactsSetRoles(contactID: id, isResponder: isResponder,
-                                                         isDependent: isDependent))
-        return try contactResult(fields)
+        try await reply(.contactsSetRoles(contactID: id, isResponder: isResponder, isDependent: isDependent), \.contact)
     }
 
     /// `contacts.list`.
     public func listContacts() async throws -> [Contact] {
-        let fields = try await request(.contactsList)
-        return try Self.decode { () throws(ProtocolError) in
-            var contacts: [Contact] = []
-            for contact in try fields.array("contacts") { contacts.append(try Contact(json: contact)) }
-            return contacts
-        }
+        try await reply(.contactsList) { if case .contacts(let contacts) = $0 { contacts } else { nil } }
     }
 
     /// `ping.send` to a dependent; returns the ping id.
     @discardableResult
     public func sendPing(to contactID: String) async throws -> String {
-        let fields = try await request(.pingSend(contactID: contactID))
-        return try Self.decode { () throws(ProtocolError) in try fields.string("pingId") }
+        try await reply(.pingSend(contactID: contactID)) { if case .ping(let id) = $0 { id } else { nil } }
     }
 
     /// `ping.respond` to the pending ping from `contactID`.
@@ -54,12 +44,5 @@ extension LifeSignalClient {
     /// `ping.clear`: withdraws this user's pending ping to `contactID`.
     public func clearPing(to contactID: String) async throws {
         _ = try await request(.pingClear(contactID: contactID))
-    }
-
-    private func contactResult(_ fields: JSONObject) throws(LifeSignalClientError) -> Contact {
-        try Self.decode { () throws(ProtocolError) in
-            guard let contact = fields["contact"] else { throw .badRequest("missing field 'contact'") }
-            return try Contact(json: contact)
-        }
     }
 }

@@ -4,8 +4,10 @@ import LifeSignalProtocol
 extension LifeSignalClient {
     /// `notifications.list`: up to `limit` (1–100) notifications older than `before`, newest first.
     public func listNotifications(limit: Int? = nil, before: String? = nil) async throws -> NotificationPage {
-        let result = try await request(.notificationsList(before: before, limit: limit ?? Validate.notificationPage))
-        return try Self.decode { () throws(ProtocolError) in try NotificationPage(fields: result) }
+        try await reply(.notificationsList(before: before, limit: limit ?? Validate.notificationPage)) {
+            guard case .notifications(let page, let unread) = $0, let unreadCount = Int(exactly: unread) else { return nil }
+            return NotificationPage(notifications: page, unreadCount: unreadCount)
+        }
     }
 
     /// `notifications.read`.
@@ -16,8 +18,7 @@ extension LifeSignalClient {
     /// `notifications.readAll`; returns how many were marked read.
     @discardableResult
     public func markAllNotificationsRead() async throws -> Int64 {
-        let fields = try await request(.notificationsReadAll)
-        return try Self.decode { () throws(ProtocolError) in try fields.int("count") }
+        try await reply(.notificationsReadAll) { if case .readAll(let count) = $0 { count } else { nil } }
     }
 
     /// `notifications.delete`.

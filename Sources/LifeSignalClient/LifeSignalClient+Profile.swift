@@ -18,21 +18,25 @@ extension LifeSignalClient {
         case .clear?: newPhone = .some(nil)
         case nil: newPhone = nil
         }
-        let update = ProfileUpdate(name: name, phone: newPhone, checkInIntervalSec: checkInIntervalSec,
-                                   push: preferences?.push, mutedTypes: preferences?.mutedTypes)
-        return try await userResult(request(.profileUpdate(update)))
+        return try await updateProfile(ProfileUpdate(name: name, phone: newPhone, checkInIntervalSec: checkInIntervalSec,
+                                                     push: preferences?.push, mutedTypes: preferences?.mutedTypes))
+    }
+
+    /// `profile.update` with the fields `update` gives; returns the user as it now is.
+    @discardableResult
+    public func updateProfile(_ update: ProfileUpdate) async throws -> User {
+        try await reply(.profileUpdate(update), \.user)
     }
 
     /// `profile.update` of only the given preference fields.
     @discardableResult
     public func updatePreferences(push: Bool? = nil, mutedTypes: [NotificationType]? = nil) async throws -> User {
-        try await userResult(request(.profileUpdate(ProfileUpdate(push: push, mutedTypes: mutedTypes))))
+        try await updateProfile(ProfileUpdate(push: push, mutedTypes: mutedTypes))
     }
 
     /// `qr.rotate`: returns the new code; the old one stops working.
     public func rotateQRCode() async throws -> String {
-        let fields = try await request(.qrRotate)
-        return try Self.decode { () throws(ProtocolError) in try fields.string("qrCode") }
+        try await reply(.qrRotate) { if case .qrCode(let code) = $0 { code } else { nil } }
     }
 
     /// `device.register`: this device's push token.
@@ -47,18 +51,6 @@ extension LifeSignalClient {
 
     /// `devices.list`.
     public func listDevices() async throws -> [DeviceInfo] {
-        let fields = try await request(.devicesList)
-        return try Self.decode { () throws(ProtocolError) in
-            var devices: [DeviceInfo] = []
-            for device in try fields.array("devices") { devices.append(try DeviceInfo(json: device)) }
-            return devices
-        }
-    }
-
-    func userResult(_ fields: JSONObject) throws(LifeSignalClientError) -> User {
-        try Self.decode { () throws(ProtocolError) in
-            guard let user = fields["user"] else { throw .badRequest("missing field 'user'") }
-            return try User(json: user)
-        }
+        try await reply(.devicesList) { if case .devices(let devices) = $0 { devices } else { nil } }
     }
 }

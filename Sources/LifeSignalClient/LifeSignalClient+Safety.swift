@@ -5,14 +5,13 @@ extension LifeSignalClient {
     /// `checkin`: resets the deadline; returns the updated user.
     @discardableResult
     public func checkIn() async throws -> User {
-        try await userResult(request(.checkIn))
+        try await reply(.checkIn, \.user)
     }
 
     /// `alert.trigger`; returns the alert id (the active one if an alert is already on).
     @discardableResult
     public func triggerAlert(message: String? = nil) async throws -> String {
-        let result = try await request(.alertTrigger(message: message))
-        return try Self.decode { () throws(ProtocolError) in try result.string("alertId") }
+        try await reply(.alertTrigger(message: message)) { if case .alert(let id) = $0 { id } else { nil } }
     }
 
     /// `alert.cancel`.

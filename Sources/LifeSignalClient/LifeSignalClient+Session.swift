@@ -20,7 +20,12 @@ extension LifeSignalClient {
             responseTimeoutMs: responseTimeoutMs)
         let client = try LifeSignalClient(configuration: configuration)
         let result = try await client.openAndRegister(Register(name: name, phone: phone).fields)
-        return try decode { () throws(ProtocolError) in try Registration(fields: result) }
+        return try decode { () throws(ProtocolError) in
+            guard case .registered(let user, let token) = try Reply(answering: Op.register, fields: result) else {
+                throw .badRequest("not the answer to register")
+            }
+            return Registration(user: user, token: token)
+        }
     }
 
     /// Connects, registers and closes on the client's own executor: between the connect and the
@@ -38,6 +43,18 @@ extension LifeSignalClient {
     }
 
     private static let registerAttempts = 3
+
+    /// Sends `command` and reads its `ok` as the reply its op carries, picked out by `value`
+    /// (`{ if case .user(let user) = $0 { user } else { nil } }`).
+    func reply<Value>(_ command: DeviceCommand, _ value: (Reply) -> Value?) async throws -> Value {
+        let fields = try await request(command)
+        return try Self.decode { () throws(ProtocolError) in
+            guard let found = value(try Reply(answering: command.op, fields: fields)) else {
+                throw .badRequest("not the answer to \(command.op)")
+            }
+            return found
+        }
+    }
 
     /// Reads a result, turning a malformed one into `.protocolViolation`.
     static func decode<T>(_ read: () throws(ProtocolError) -> T) throws(LifeSignalClientError) -> T {

@@ -9,10 +9,4 @@ public struct Registration: Sendable, Equatable {
         self.user = user
         self.token = token
     }
-
-    public init(fields: JSONObject) throws(ProtocolError) {
-        guard let user = fields["user"] else { throw .badRequest("missing field 'user'") }
-        self.user = try User(json: user)
-        token = try fields.string("token")
-    }
 }

@@ -6,9 +6,9 @@ import LifeSignalRules
 /// a cluster cannot map an op to different rules, scopes or limits; each executor only carries
 /// out the plan against its store.
 package enum RequestPlan: Sendable {
-    package typealias Rules = @Sendable (inout Step) throws(ProtocolError) -> JSONObject
+    package typealias Rules = @Sendable (inout Step) throws(ProtocolError) -> Reply
     /// A rule over one of the user's notifications, as the store has it (nil: none of theirs).
-    package typealias NotificationRule = @Sendable (Notification?, inout Step) throws(ProtocolError) -> JSONObject
+    package typealias NotificationRule = @Sendable (Notification?, inout Step) throws(ProtocolError) -> Reply
 
     /// One step of `rules` over the user's account and those of `Involved`.
     case step(Involved, Rules)
@@ -18,7 +18,7 @@ package enum RequestPlan: Sendable {
     /// `notifications.read` and `.delete`: `rule` over the user's notification `id`.
     case changeNotification(id: String, rule: NotificationRule)
     /// `notifications.readAll`: `rule` over the number of unread notifications in the history.
-    case readAllNotifications(rule: @Sendable (_ unread: Int, inout Step) -> JSONObject)
+    case readAllNotifications(rule: @Sendable (_ unread: Int, inout Step) -> Reply)
     /// `device.register`: the token moves to the requesting device.
     case registerPushToken(token: String, platform: String?)
     /// `device.unregister`: the requesting device gets no more pushes.
@@ -30,7 +30,7 @@ package enum RequestPlan: Sendable {
         /// `contacts.add`: the owner is involved in the rules.
         case add(@Sendable (_ ownerID: String) -> Rules)
         /// `qr.lookup`: the answer, from the owner alone; nothing changes.
-        case show(@Sendable (QRCodeOwner) throws(ProtocolError) -> JSONObject)
+        case show(@Sendable (QRCodeOwner) throws(ProtocolError) -> Reply)
     }
 
     package enum Read: Sendable, Equatable {

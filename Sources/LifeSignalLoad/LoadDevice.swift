@@ -248,14 +248,13 @@ package final class LoadDevice: TCPConnectionDelegate {
         switch (state, entry.kind) {
         case (.registering, LoadRequestKind.register):
             guard case .ok(_, let fields) = message,
-                  let userID = fields["user"]?.objectValue?["id"]?.stringValue,
-                  let token = fields["token"]?.stringValue
+                  case .registered(let user, let token)? = try? Reply(answering: Op.register, fields: fields)
             else {
                 return setupFailed("register", message)
             }
-            let credential = LoadCredential(userID: userID, token: token)
+            let credential = LoadCredential(userID: user.id, token: token)
             self.credential = credential
-            qrCode = fields["user"]?.objectValue?["qrCode"]?.stringValue
+            qrCode = user.qrCode
             sendHello(credential)
         case (.greeting, LoadRequestKind.hello):
             guard case .ok(_, let fields) = message, let announced = fields["lastSeq"]?.intValue else {

@@ -79,8 +79,8 @@ extension ProfileUpdate {
     }
 }
 
-/// The field names of requests (§3, §5) and of events' data (§6), each spelled once for reading
-/// and writing them (`EventData` writes its document keys as static strings).
+/// The field names of requests (§3, §5), of replies (§5) and of events' data (§6), each spelled
+/// once for reading and writing them (`EventData` writes its document keys as static strings).
 enum FieldName {
     static let qrCode = "qrCode"
     static let token = "token"
@@ -105,4 +105,10 @@ enum FieldName {
     static let contact = "contact"
     static let notification = "notification"
     static let count = "count"
+    static let contacts = "contacts"
+    static let devices = "devices"
+    static let notifications = "notifications"
+    static let unreadCount = "unreadCount"
+    static let pingID = "pingId"
+    static let alertID = "alertId"
 }

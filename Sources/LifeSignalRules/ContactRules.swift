@@ -4,7 +4,7 @@ import LifeSignalProtocol
 public enum ContactRules {
     /// `userID` adds `otherID`, the current owner of `qrCode`, with the roles `otherID` has for them.
     public static func add(_ otherID: String, by userID: String, qrCode: String, isResponder: Bool, isDependent: Bool,
-                    maxContacts: Int, in step: inout Step) throws(ProtocolError) -> JSONObject {
+                    maxContacts: Int, in step: inout Step) throws(ProtocolError) -> Reply {
         let me = try step.account(userID)
         // The code may have been rotated since it was looked up: only the current one works.
         guard let other = step.accounts[otherID], other.user.qrCode == qrCode else {
@@ -20,7 +20,7 @@ public enum ContactRules {
         step.notify(userID, .added, "You added \(other.user.name).", about: otherID)
         step.save(mine.mirrored)
         step.notify(otherID, .added, "\(me.user.name) added you.", about: userID)
-        return ["contact": step.view(of: otherID, for: userID)?.json ?? .null]
+        return .contact(try step.savedView(of: otherID, for: userID))
     }
 
     /// At most `maxContacts` contacts per user (§10; 0: no limit), on both sides of a new one: a
@@ -33,7 +33,7 @@ public enum ContactRules {
 
     /// Both sides and any pings between them go; both users are told.
     public static func remove(_ contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
-        -> JSONObject
+        -> Reply
     {
         _ = try step.relationship(of: userID, with: contactID)
         let (myName, theirName) = (try step.account(userID).user.name, try step.account(contactID).user.name)
@@ -41,16 +41,16 @@ public enum ContactRules {
         step.notify(userID, .removed, "You removed \(theirName).", about: contactID)
         step.drop(userID, of: contactID)
         step.notify(contactID, .removed, "\(myName) removed you.", about: userID)
-        return [:]
+        return .empty
     }
 
     /// The roles `contactID` has for `userID`; the mirrored roles change with them, and a ping
     /// whose sender no longer watches over its recipient is withdrawn.
     public static func setRoles(of contactID: String, by userID: String, isResponder: Bool, isDependent: Bool,
-                         in step: inout Step) throws(ProtocolError) -> JSONObject {
+                         in step: inout Step) throws(ProtocolError) -> Reply {
         var mine = try step.relationship(of: userID, with: contactID).mine
         guard mine.isResponder != isResponder || mine.isDependent != isDependent else {
-            return ["contact": step.view(of: contactID, for: userID)?.json ?? .null]
+            return .contact(try step.savedView(of: contactID, for: userID))
         }
         mine.isResponder = isResponder
         mine.isDependent = isDependent
@@ -62,6 +62,6 @@ public enum ContactRules {
                                            try step.account(contactID).user.name)
         step.notify(userID, .role, "You changed \(theirName)'s role to \(phrase).", about: contactID)
         step.notify(contactID, .role, "\(myName) changed your role to \(phrase).", about: userID)
-        return ["contact": step.view(of: contactID, for: userID)?.json ?? .null]
+        return .contact(try step.savedView(of: contactID, for: userID))
     }
 }

@@ -3,7 +3,7 @@ import LifeSignalProtocol
 /// `ping.send`, `ping.respond` and `ping.clear` (§5): a responder pings a dependent, who answers.
 public enum PingRules {
     public static func send(to contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
-        -> JSONObject
+        -> Reply
     {
         var mine = try step.relationship(of: userID, with: contactID).mine
         guard mine.isDependent else { throw notYourDependent }
@@ -12,11 +12,11 @@ public enum PingRules {
         step.saveBothSides(mine)
         let myName = try step.account(userID).user.name
         step.notify(contactID, .ping, "\(myName) pinged you.", about: userID, pingID: ping.id)
-        return ["pingId": .string(ping.id)]
+        return .ping(id: ping.id)
     }
 
     public static func respond(to contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
-        -> JSONObject
+        -> Reply
     {
         var mine = try step.relationship(of: userID, with: contactID).mine
         guard let ping = mine.incomingPing else { throw .notFound("no pending ping from that contact") }
@@ -24,18 +24,18 @@ public enum PingRules {
         step.saveBothSides(mine)
         let myName = try step.account(userID).user.name
         step.notify(contactID, .pingResponse, "\(myName) responded to your ping.", about: userID, pingID: ping.id)
-        return [:]
+        return .empty
     }
 
     /// The pinger withdraws their pending ping; nobody is notified.
     public static func clear(to contactID: String, by userID: String, in step: inout Step) throws(ProtocolError)
-        -> JSONObject
+        -> Reply
     {
         var mine = try step.relationship(of: userID, with: contactID).mine
         guard mine.outgoingPing != nil else { throw .notFound("no pending ping to that contact") }
         mine.outgoingPing = nil
         step.saveBothSides(mine)
-        return [:]
+        return .empty
     }
 
     public static var notYourDependent: ProtocolError { ProtocolError(.forbidden, "that contact is not your dependent") }

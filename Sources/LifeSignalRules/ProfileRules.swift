@@ -6,7 +6,7 @@ public enum ProfileRules {
     /// Every given field was validated when the request was read; the interval is checked here
     /// against the broker's minimum before anything is applied.
     public static func update(by userID: String, _ change: ProfileUpdate, minCheckInIntervalSec: Int64,
-                              in step: inout Step) throws(ProtocolError) -> JSONObject {
+                              in step: inout Step) throws(ProtocolError) -> Reply {
         let current = try step.account(userID).user
         var updated = current
         if let name = change.name { updated.name = name }
@@ -18,14 +18,14 @@ public enum ProfileRules {
         }
         updated.preferences = change.applied(to: updated.preferences)
         if updated != current { step.replaceUser(updated) }
-        return ["user": updated.json]
+        return .user(updated)
     }
 
     /// The old code stops working the moment this commits.
-    public static func rotateQRCode(of userID: String, in step: inout Step) throws(ProtocolError) -> JSONObject {
+    public static func rotateQRCode(of userID: String, in step: inout Step) throws(ProtocolError) -> Reply {
         var user = try step.account(userID).user
         user.qrCode = step.ids.newQRCode()
         step.replaceUser(user)
-        return ["qrCode": .string(user.qrCode)]
+        return .qrCode(user.qrCode)
     }
 }

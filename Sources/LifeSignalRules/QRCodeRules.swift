@@ -8,8 +8,8 @@ public enum QRCodeRules {
     public static let own = ProtocolError.badRequest("that is your own QR code")
 
     /// `qr.lookup`: whose code it is, without adding anyone, so an app can ask "Add Bob?".
-    public static func lookUp(_ owner: QRCodeOwner, by userID: String) throws(ProtocolError) -> JSONObject {
+    public static func lookUp(_ owner: QRCodeOwner, by userID: String) throws(ProtocolError) -> Reply {
         guard owner.id != userID else { throw own }
-        return ["contact": owner.json]
+        return .qrCodeOwner(owner)
     }
 }

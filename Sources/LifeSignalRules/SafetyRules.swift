@@ -3,7 +3,7 @@ import LifeSignalProtocol
 /// Check-ins, missed deadlines and alerts (§5, §8). Every responder must be in the step.
 public enum SafetyRules {
     /// The deadline moves to now + interval; a user who was non-responsive is all clear again.
-    public static func checkIn(by userID: String, in step: inout Step) throws(ProtocolError) -> JSONObject {
+    public static func checkIn(by userID: String, in step: inout Step) throws(ProtocolError) -> Reply {
         var user = try step.account(userID).user
         let wasNonResponsive = user.isNonResponsive
         user.lastCheckInAt = step.now
@@ -12,7 +12,7 @@ public enum SafetyRules {
         user.isNonResponsive = false
         step.replaceUser(user)
         if wasNonResponsive { step.notifyResponders(of: userID, .checkIn, "\(user.name) checked in.") }
-        return ["user": user.json]
+        return .user(user)
     }
 
     /// The deadline passed without a check-in: non-responsive, and every responder is told once.
@@ -30,23 +30,23 @@ public enum SafetyRules {
 
     /// Starts an alert; while one is active it returns that one and changes nothing.
     public static func triggerAlert(by userID: String, message: String?, in step: inout Step) throws(ProtocolError)
-        -> JSONObject
+        -> Reply
     {
         var user = try step.account(userID).user
-        if let active = user.alert { return ["alertId": .string(active.id)] }
+        if let active = user.alert { return .alert(id: active.id) }
         let alert = AlertInfo(id: step.newID(prefix: "a"), startedAt: step.now, message: message)
         user.alert = alert
         step.replaceUser(user)
         step.notifyResponders(of: userID, .alert, "\(user.name) triggered an emergency alert.", alert: alert)
-        return ["alertId": .string(alert.id)]
+        return .alert(id: alert.id)
     }
 
-    public static func cancelAlert(by userID: String, in step: inout Step) throws(ProtocolError) -> JSONObject {
+    public static func cancelAlert(by userID: String, in step: inout Step) throws(ProtocolError) -> Reply {
         var user = try step.account(userID).user
         guard let alert = user.alert else { throw .notFound("no active alert") }
         user.alert = nil
         step.replaceUser(user)
         step.notifyResponders(of: userID, .alertCancelled, "\(user.name) cancelled their alert.", alert: alert)
-        return [:]
+        return .empty
     }
 }

@@ -70,6 +70,14 @@ public struct Step: Sendable {
         return record.view(showing: ContactMirror(of: contact.user))
     }
 
+    /// The view of a relationship the step holds: missing only if a rule is wrong.
+    func savedView(of contactID: String, for ownerID: String) throws(ProtocolError) -> Contact {
+        guard let view = view(of: contactID, for: ownerID) else {
+            throw .internal("no view of \(contactID) for \(ownerID) in the step")
+        }
+        return view
+    }
+
     // MARK: - Building blocks: each changes an account, records the change and its events.
 
     /// Stores the user's new document, tells their devices (`user.updated`) and every contact in

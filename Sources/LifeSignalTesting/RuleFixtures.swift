@@ -57,9 +57,9 @@ package extension Step {
     /// The contact documents sent to `userID` in `contact.updated`, in order.
     func contactUpdates(of userID: String) -> [Contact] {
         effects.compactMap {
-            guard case .event(userID, EventName.contactUpdated, let data) = $0, let json = data.json.objectValue?["contact"]
-            else { return nil }
-            return try? Contact(json: json)
+            guard case .event(userID, let name, let data) = $0,
+                  case .contactUpdated(let contact)? = try? Event(name: name, data: data.json) else { return nil }
+            return contact
         }
     }
 }

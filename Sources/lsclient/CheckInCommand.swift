@@ -18,7 +18,7 @@ struct CheckInCommand: AsyncParsableCommand {
                 text += "; next check-in due \(clock.until(deadline)) (\(Readable.time(deadline)))"
             }
             if wasNonResponsive { text += "\nyour responders were told you checked in" }
-            return CommandResult(fields: ["user": user.json], text: text)
+            return CommandResult(fields: Reply.user(user).fields, text: text)
         }
     }
 }

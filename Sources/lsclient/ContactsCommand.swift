@@ -54,7 +54,7 @@ struct ContactsCommand: AsyncParsableCommand {
                     qrCode: qrCode, isResponder: responder, isDependent: dependent)
                 let clock = RelativeTime(serverTime: hello.serverTime)
                 return CommandResult(
-                    fields: ["contact": contact.json],
+                    fields: Reply.contact(contact).fields,
                     text: "added " + Readable.contact(contact, clock: clock, showID: true))
             }
         }
@@ -101,7 +101,7 @@ struct ContactsCommand: AsyncParsableCommand {
                     id: target.id, isResponder: responder, isDependent: dependent)
                 let clock = RelativeTime(serverTime: hello.serverTime)
                 return CommandResult(
-                    fields: ["contact": updated.json], text: Readable.contact(updated, clock: clock, showID: true))
+                    fields: Reply.contact(updated).fields, text: Readable.contact(updated, clock: clock, showID: true))
             }
         }
     }

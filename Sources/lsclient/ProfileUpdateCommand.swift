@@ -60,11 +60,9 @@ struct ProfileUpdateCommand: AsyncParsableCommand {
             name: name, phone: clearPhone ? .some(nil) : phone.map { .some($0) }, checkInIntervalSec: interval?.seconds,
             push: push.map { $0 == .on }, mutedTypes: try mutedTypes())
         try await OneShot.run(globals) { client, hello in
-            let result = try await client.request(.profileUpdate(update))
-            let user = result["user"].flatMap { try? User(json: $0) }
+            let user = try await client.updateProfile(update)
             let clock = RelativeTime(serverTime: hello.serverTime)
-            let text = user.map { Readable.user($0, clock: clock) } ?? "profile updated"
-            return CommandResult(fields: result, text: text)
+            return CommandResult(fields: Reply.user(user).fields, text: Readable.user(user, clock: clock))
         }
     }
 }

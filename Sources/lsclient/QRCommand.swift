@@ -30,8 +30,8 @@ struct QRCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await OneShot.run(globals) { client, _ in
-                let result = try await client.request(Op.qrRotate)
-                return CommandResult(fields: result, text: result["qrCode"]?.stringValue ?? "QR code rotated")
+                let code = try await client.rotateQRCode()
+                return CommandResult(fields: Reply.qrCode(code).fields, text: code)
             }
         }
     }
@@ -48,7 +48,7 @@ struct QRCommand: AsyncParsableCommand {
         func run() async throws {
             try await OneShot.run(globals) { client, _ in
                 let owner = try await client.lookUpQRCode(qrCode)
-                return CommandResult(fields: ["contact": owner.json], text: "\(owner.name) (\(owner.id))")
+                return CommandResult(fields: Reply.qrCodeOwner(owner).fields, text: "\(owner.name) (\(owner.id))")
             }
         }
     }

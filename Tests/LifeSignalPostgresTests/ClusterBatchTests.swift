@@ -39,7 +39,10 @@ import Testing
                 Issue.record("outcomes \(batch.outcomes)")
                 return
             }
-            #expect(ping["pingId"]?.stringValue != nil)
+            guard case .ping(let pingID) = ping else {
+                Issue.record("ping.send answered \(ping)")
+                return
+            }
             #expect(refusal.code == .notFound)
             for user in ["u_Alice", "u_Bob", "u_Carol"] {
                 let stored = try await executor.events(of: user, after: 0)
@@ -53,7 +56,7 @@ import Testing
             let bobsEvents = batch.events.filter { $0.userID == "u_Bob" }.map(\.seq)
             #expect(bobSeq.map { bobsEvents.contains($0) && $0 < bobsEvents.last! } == true)
             let alice = try #require(try await executor.accounts(["u_Alice"]).first)
-            #expect(alice.contacts["u_Bob"]?.incomingPing?.id == ping["pingId"]?.stringValue)
+            #expect(alice.contacts["u_Bob"]?.incomingPing?.id == pingID)
             #expect(alice.user.lastCheckInAt == 1_000)
             let bobsView = batch.events.last { $0.userID == "u_Bob" }.flatMap { try? JSONValue.parse(Array($0.frame.dropFirst(4))) }
             #expect(bobsView?.objectValue?["data"]?.objectValue?["contact"]?.objectValue?["lastCheckInAt"]?.intValue == 1_000)

@@ -29,7 +29,7 @@ import Testing
         }
     }
 
-    func ping(on executor: ClusterExecutor, at now: Int64) async throws -> ClusterExecutor.Commit<JSONObject> {
+    func ping(on executor: ClusterExecutor, at now: Int64) async throws -> ClusterExecutor.Commit<Reply> {
         try await executor.perform(as: "u_Alice", involving: .named(["u_Bob"]), now: now) { step throws(ProtocolError) in
             try PingRules.send(to: "u_Bob", by: "u_Alice", in: &step)
         }

@@ -53,7 +53,7 @@ import Testing
     @Test func aRotatedCodeIsNotShownToContacts() throws {
         var step = RuleFixtures.aliceWatchesBob()
         let reply = try ProfileRules.rotateQRCode(of: "u_Alice", in: &step)
-        #expect(reply["qrCode"]?.stringValue == step.accounts["u_Alice"]?.user.qrCode)
+        #expect(reply == .qrCode(try #require(step.accounts["u_Alice"]?.user.qrCode)))
         #expect(step.contactUpdates(of: "u_Bob").isEmpty)
     }
 }

@@ -11,10 +11,10 @@ extension ClusterExecutor {
     public struct BatchedStep: Sendable {
         public let userID: String
         public let involving: Involved
-        public let rules: @Sendable (inout Step) throws(ProtocolError) -> JSONObject
+        public let rules: @Sendable (inout Step) throws(ProtocolError) -> Reply
 
         public init(userID: String, involving: Involved,
-                    rules: @escaping @Sendable (inout Step) throws(ProtocolError) -> JSONObject) {
+                    rules: @escaping @Sendable (inout Step) throws(ProtocolError) -> Reply) {
             self.userID = userID
             self.involving = involving
             self.rules = rules
@@ -24,7 +24,7 @@ extension ClusterExecutor {
     /// What became of one step of a batch.
     public enum BatchOutcome: Sendable {
         /// Committed with the batch; `lastSeq` is the last seq it gave its own user, if any.
-        case committed(JSONObject, lastSeq: Int64?)
+        case committed(Reply, lastSeq: Int64?)
         /// The rules refused it; it changed nothing.
         case refused(ProtocolError)
         /// Whom it involves changed within the batch (a contact added by an earlier step): it

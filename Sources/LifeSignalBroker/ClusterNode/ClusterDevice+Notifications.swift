@@ -9,14 +9,13 @@ extension ClusterDevice {
         answer(request, on: connection, { try await $0.notificationPage(of: userID, before: before, limit: limit) },
                finish: { page in
             guard let page else { return .refused(.notFound("no such notification")) }
-            return .fields(["notifications": .array(page.notifications.map(\.json)),
-                            "unreadCount": .int(Int64(page.unread))])
+            return .ok(.notifications(page.notifications, unreadCount: Int64(page.unread)))
         })
     }
 
     /// `notifications.readAll` (§5), over the unread ones of the history read under the user's lock.
     func readAllNotifications(_ request: Request, from connection: ClientConnection,
-                              _ rule: @escaping @Sendable (Int, inout Step) -> JSONObject) {
+                              _ rule: @escaping @Sendable (Int, inout Step) -> Reply) {
         let userID = self.userID
         answer(request, on: connection, { executor in
             let history = executor.notificationHistory
@@ -44,21 +43,21 @@ extension ClusterDevice {
         let (userID, deviceID) = (self.userID, self.deviceID)
         answer(request, on: connection, {
             try await $0.registerPushToken(token, platform: platform, userID: userID, deviceID: deviceID)
-        }, finish: { .fields([:]) })
+        }, finish: { .ok(.empty) })
     }
 
     /// `device.unregister` (§5): this device gets no more pushes.
     func unregisterPushToken(_ request: Request, from connection: ClientConnection) {
         let (userID, deviceID) = (self.userID, self.deviceID)
         answer(request, on: connection, { try await $0.unregisterPushToken(userID: userID, deviceID: deviceID) },
-               finish: { .fields([:]) })
+               finish: { .ok(.empty) })
     }
 
     /// `devices.list` (§5).
     func listDevices(_ request: Request, from connection: ClientConnection) {
         let userID = self.userID
         answer(request, on: connection, { try await $0.deviceInfos(of: userID) }, finish: { devices in
-            .fields(["devices": .array(devices.map(\.json))])
+            .ok(.devices(devices))
         })
     }
 }

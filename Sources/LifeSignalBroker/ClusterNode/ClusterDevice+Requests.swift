@@ -23,7 +23,7 @@ extension ClusterDevice {
         case .read(.contacts):
             let userID = self.userID
             answer(request, on: connection, { try await $0.contactViews(of: userID) }, finish: { contacts in
-                .fields(["contacts": .array(contacts.map(\.json))])
+                .ok(.contacts(contacts))
             })
         case .read(.devices):
             listDevices(request, from: connection)
@@ -35,8 +35,8 @@ extension ClusterDevice {
     /// What a QR code led to, off the loop.
     private enum QRCodeOutcome: Sendable {
         case unknown
-        case added(ClusterExecutor.Commit<JSONObject>)
-        case shown(Result<JSONObject, ProtocolError>)
+        case added(ClusterExecutor.Commit<Reply>)
+        case shown(Result<Reply, ProtocolError>)
     }
 
     /// `contacts.add` and `qr.lookup`: the owner of `qrCode` is looked up first, then `use`d;
@@ -71,8 +71,8 @@ extension ClusterDevice {
                 return .refused(QRCodeRules.unknown)
             case .added(let commit):
                 return committed(commit)
-            case .shown(.success(let fields)):
-                return .fields(fields)
+            case .shown(.success(let reply)):
+                return .ok(reply)
             case .shown(.failure(let error)):
                 return .refused(error)
             }

@@ -21,19 +21,19 @@ final class ClusterDevice: DeviceRouter, @unchecked Sendable {
     }
 
     /// What a request's work on the executor comes to, on the loop.
-    enum Reply {
-        case fields(JSONObject)
+    enum Answer {
+        case ok(Reply)
         case refused(ProtocolError)
         /// A committed step (its events published): answered once its own user's events up to
         /// `lastSeq` have reached this broker's devices (§6).
-        case committed(JSONObject, lastSeq: Int64?)
+        case committed(Reply, lastSeq: Int64?)
     }
 
     /// Runs `work` off the loop and answers with what `finish` makes of its result; the
     /// connection's later requests wait until then.
     func answer<T: Sendable>(_ request: Request, on connection: ClientConnection,
                              _ work: @escaping @Sendable (ClusterExecutor) async throws -> T,
-                             finish: @escaping @Sendable (T) -> Reply) {
+                             finish: @escaping @Sendable (T) -> Answer) {
         guard let answer = beginAnswer(request, on: connection) else { return }
         node.run(work, then: { result in
             switch result {
@@ -44,7 +44,7 @@ final class ClusterDevice: DeviceRouter, @unchecked Sendable {
     }
 
     /// A single step, committed on its own (steps that read rows outside the accounts).
-    func committed(_ commit: ClusterExecutor.Commit<JSONObject>) -> Reply {
+    func committed(_ commit: ClusterExecutor.Commit<Reply>) -> Answer {
         node.publish(commit.events, pushes: commit.pushes, notifications: commit.notifications)
         return .committed(commit.result, lastSeq: commit.events.last { $0.userID == userID }?.seq)
     }
@@ -59,8 +59,8 @@ final class ClusterDevice: DeviceRouter, @unchecked Sendable {
         let step = ClusterExecutor.BatchedStep(userID: userID, involving: involving, rules: rules)
         node.submit(step) { [self] result in
             switch result {
-            case .success(.committed(let fields, let lastSeq)):
-                answer(.committed(fields, lastSeq: lastSeq))
+            case .success(.committed(let reply, let lastSeq)):
+                answer(.committed(reply, lastSeq: lastSeq))
             case .success(.refused(let error)):
                 answer(.refused(error))
             case .success(.runAlone):
@@ -81,21 +81,21 @@ final class ClusterDevice: DeviceRouter, @unchecked Sendable {
     /// Holds the connection's later requests and reserves this one's place among the answers;
     /// returns what sends the answer (once) and lets the held requests go. Nil when the broker is
     /// overloaded and the request was answered so already.
-    private func beginAnswer(_ request: Request, on connection: ClientConnection) -> (@Sendable (Reply) -> Void)? {
+    private func beginAnswer(_ request: Request, on connection: ClientConnection) -> (@Sendable (Answer) -> Void)? {
         if let broker = node.broker, broker.onLoop({ $0.shedIfOverloaded(request, from: connection) }) {
             return nil
         }
         connection.holdRequests()
         let ticket = connection.reserveResponse()
         let (rid, userID, node) = (request.rid, self.userID, self.node)
-        return { reply in
-            switch reply {
-            case .fields(let fields):
-                connection.complete(ticket, with: Outbound.ok(rid: rid, fields))
+        return { answer in
+            switch answer {
+            case .ok(let reply):
+                connection.complete(ticket, with: Outbound.ok(rid: rid, reply.fields))
             case .refused(let error):
                 connection.complete(ticket, with: error, rid: rid)
-            case .committed(let fields, let lastSeq):
-                let send = { connection.complete(ticket, with: Outbound.ok(rid: rid, fields)) }
+            case .committed(let reply, let lastSeq):
+                let send = { connection.complete(ticket, with: Outbound.ok(rid: rid, reply.fields)) }
                 if let lastSeq, let feed = node.feeds[userID] { feed.afterDelivering(lastSeq, send) } else { send() }
             }
             connection.releaseRequests()

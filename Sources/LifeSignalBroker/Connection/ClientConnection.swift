@@ -217,6 +217,8 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         }
     }
 
+    func respond(rid: Int64?, _ reply: Reply) { respond(rid: rid, reply.fields) }
+
     func respond(rid: Int64?, _ fields: JSONObject = [:], closeAfter: Bool = false) {
         complete(reserveResponse(), with: Outbound.ok(rid: rid, fields), closeAfter: closeAfter)
     }

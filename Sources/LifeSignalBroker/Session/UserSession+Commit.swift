@@ -5,7 +5,7 @@ extension UserSession {
     /// that can fail before it changes any state: a request that fails changes nothing (§2).
     func perform(
         _ request: Request, from connection: ClientConnection,
-        _ rules: (inout Mutation) throws(ProtocolError) -> JSONObject
+        _ rules: (inout Mutation) throws(ProtocolError) -> Reply
     ) {
         // Checked before the rules run: a shed request must change nothing, in memory either.
         guard !shedIfOverloaded(request, from: connection) else { return }
@@ -15,17 +15,17 @@ extension UserSession {
     /// `perform` for a request already checked against the store's backlog.
     func performAdmitted(
         _ request: Request, from connection: ClientConnection,
-        _ rules: (inout Mutation) throws(ProtocolError) -> JSONObject
+        _ rules: (inout Mutation) throws(ProtocolError) -> Reply
     ) {
         var mutation = Mutation(now: WallClock.nowMs())
-        let reply: JSONObject
+        let reply: Reply
         do {
             reply = try rules(&mutation)
         } catch {
             connection.respond(error: error, rid: request.rid)
             return
         }
-        commit(mutation, thenReply: Outbound.ok(rid: request.rid, reply), rid: request.rid, to: connection)
+        commit(mutation, thenReply: Outbound.ok(rid: request.rid, reply.fields), rid: request.rid, to: connection)
     }
 
     /// Submits `mutation` to the store; once it has committed, delivers its events and then

@@ -36,5 +36,5 @@ extension UserSession {
     }
 
     /// `contacts.list`.
-    var contactList: JSONObject { ["contacts": .array(contactDocuments.map(\.json))] }
+    var contactList: Reply { .contacts(contactDocuments) }
 }

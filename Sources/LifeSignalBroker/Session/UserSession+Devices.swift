@@ -4,7 +4,7 @@ extension UserSession {
     /// `device.register`: the push token of this (user, device). A token is one phone's
     /// address, so if another device held it, it moves here (§5).
     func registerPushToken(_ token: String, platform: String?, device connection: ClientConnection,
-                           _ mutation: inout Mutation) throws(ProtocolError) -> JSONObject {
+                           _ mutation: inout Mutation) throws(ProtocolError) -> Reply {
         guard let deviceID = connection.activeDeviceID, var record = devices[deviceID] else {
             throw ProtocolError(.internal, "device is not attached")
         }
@@ -16,19 +16,19 @@ extension UserSession {
         mutation.changes.append(.movePushToken(token: token, owner: record.key))
         mutation.changes.append(.upsertDevice(record))
         mutation.touch(self)
-        return [:]
+        return .empty
     }
 
     /// `device.unregister`: this device gets no more pushes.
-    func unregisterPushToken(device connection: ClientConnection, _ mutation: inout Mutation) -> JSONObject {
+    func unregisterPushToken(device connection: ClientConnection, _ mutation: inout Mutation) -> Reply {
         guard let deviceID = connection.activeDeviceID, var record = devices[deviceID],
-              let token = record.pushToken else { return [:] }
+              let token = record.pushToken else { return .empty }
         broker.onLoop { $0.releasePushToken(token, from: record.key) }
         record.pushToken = nil
         devices[deviceID] = record
         mutation.changes.append(.upsertDevice(record))
         mutation.touch(self)
-        return [:]
+        return .empty
     }
 
     /// Another device took `token`: forget it here (the store clears it in the same transaction).

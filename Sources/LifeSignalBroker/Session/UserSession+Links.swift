@@ -5,7 +5,7 @@ import LifeSignalRules
 /// `Step` the accounts of the loaded users a request touches, and turns the step's effects into the
 /// request's `Mutation`.
 extension UserSession {
-    typealias StepRules = @Sendable (inout Step) throws(ProtocolError) -> JSONObject
+    typealias StepRules = @Sendable (inout Step) throws(ProtocolError) -> Reply
 
     /// Runs `rules` for `request` once this user and `others` are loaded; the connection's later
     /// requests wait until it has run.

@@ -25,8 +25,8 @@ extension UserSession {
         }
     }
 
-    private func notificationPage(_ page: [Notification]) -> JSONObject {
-        ["notifications": .array(page.map(\.json)), "unreadCount": .int(Int64(notifications.unreadCount))]
+    private func notificationPage(_ page: [Notification]) -> Reply {
+        .notifications(page, unreadCount: Int64(notifications.unreadCount))
     }
 
     /// A stored notification as it is now: a later change in memory wins over what was read.
@@ -49,7 +49,7 @@ extension UserSession {
     }
 
     /// `notifications.readAll`: `rule` over the unread ones of the history.
-    func readAllNotifications(_ mutation: inout Mutation, _ rule: (Int, inout Step) -> JSONObject) -> JSONObject {
+    func readAllNotifications(_ mutation: inout Mutation, _ rule: (Int, inout Step) -> Reply) -> Reply {
         let unread = notifications.unreadCount
         return runNotificationRules(about: nil, &mutation) { step in rule(unread, &step) }
     }
@@ -58,8 +58,8 @@ extension UserSession {
     /// carries out their effects: in the window kept in memory, in the transaction, to the devices.
     private func runNotificationRules<Failure: Error>(
         about notification: Notification?, _ mutation: inout Mutation,
-        _ rules: (inout Step) throws(Failure) -> JSONObject
-    ) throws(Failure) -> JSONObject {
+        _ rules: (inout Step) throws(Failure) -> Reply
+    ) throws(Failure) -> Reply {
         var step = Step(now: mutation.now, accounts: [], ids: RandomIDs())
         let result = try rules(&step)
         for effect in step.effects {
@@ -108,7 +108,7 @@ extension UserSession {
     }
 
     typealias NotificationChange = @Sendable (isolated UserSession, Notification, inout Mutation) throws(ProtocolError)
-        -> JSONObject
+        -> Reply
 
     /// Runs `rules` on the caller's notification `id`, reading it from the store first
     /// when it is older than the window. Someone else's id is `not_found`, like an unknown one.

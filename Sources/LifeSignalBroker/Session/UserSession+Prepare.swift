@@ -3,7 +3,7 @@ import LifeSignalProtocol
 extension UserSession {
     /// Rules run in this session, given the loaded sessions of the other users they need.
     typealias Rules = @Sendable (isolated UserSession, [String: UserSession], inout Mutation) throws(ProtocolError)
-        -> JSONObject
+        -> Reply
 
     /// Runs `rules` for `request` once the sessions of `userIDs` are loaded. The rules run
     /// synchronously on the loop with every user they touch in memory, so a change to two users

@@ -24,7 +24,7 @@ extension UserSession {
         case .read(.contacts):
             connection.respond(rid: request.rid, contactList)
         case .read(.devices):
-            connection.respond(rid: request.rid, ["devices": .array(deviceInfos.map(\.json))])
+            connection.respond(rid: request.rid, .devices(deviceInfos))
         case .read(.notifications(let before, let limit)):
             listNotifications(before: before, limit: limit, request, from: connection)
         }
