@@ -6,7 +6,12 @@ extension LifeSignalClient {
     @discardableResult
     public func keepalive() async throws -> Int64 {
         let fields = try await request(Op.keepalive)
-        return try Self.decode { () throws(ProtocolError) in try fields.int("serverTime") }
+        return try Self.decode { () throws(ProtocolError) in
+            guard case .serverTime(let time) = try Reply(answering: Op.keepalive, fields: fields) else {
+                throw .badRequest("not the answer to keepalive")
+            }
+            return time
+        }
     }
 
     /// Creates an account on a fresh unauthenticated connection, then closes it. The token is shown

@@ -257,11 +257,13 @@ package final class LoadDevice: TCPConnectionDelegate {
             qrCode = user.qrCode
             sendHello(credential)
         case (.greeting, LoadRequestKind.hello):
-            guard case .ok(_, let fields) = message, let announced = fields["lastSeq"]?.intValue else {
+            guard case .ok(_, let fields) = message,
+                  case .hello(let hello)? = try? Reply(answering: Op.hello, fields: fields) else {
                 return setupFailed("hello", message)
             }
+            let announced = hello.lastSeq
             helloOkNs = currentReadNs
-            heartbeatMs = fields["heartbeatMs"]?.intValue
+            heartbeatMs = hello.heartbeatMs
             lastCatchUp = CatchUp()
             catchUpTarget = announced
             state = .catchingUp

@@ -111,4 +111,10 @@ enum FieldName {
     static let unreadCount = "unreadCount"
     static let pingID = "pingId"
     static let alertID = "alertId"
+    static let session = "session"
+    static let lastSeq = "lastSeq"
+    static let heartbeatMs = "heartbeatMs"
+    static let maxFrameBytes = "maxFrameBytes"
+    static let serverTime = "serverTime"
+    static let broker = "broker"
 }

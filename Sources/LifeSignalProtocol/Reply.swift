@@ -2,11 +2,15 @@
 /// back by a device that knows what it asked, each field name spelled once here
 /// (`ReplyRoundTripTests`).
 public enum Reply: Sendable, Equatable {
-    /// `contacts.remove`, `ping.respond`, `ping.clear`, `alert.cancel`, `notifications.read` and
-    /// `.delete`, `device.register` and `.unregister`.
+    /// `bye`, `contacts.remove`, `ping.respond`, `ping.clear`, `alert.cancel`,
+    /// `notifications.read` and `.delete`, `device.register` and `.unregister`.
     case empty
     /// `register`: the new user and the token their devices say hello with.
     case registered(User, token: String)
+    /// `hello`: the session, where the catch-up ends and the connection's terms.
+    case hello(HelloResult)
+    /// `keepalive`: the broker's clock.
+    case serverTime(Int64)
     /// `profile.update` and `checkin`: the user's document as it now is.
     case user(User)
     /// `qr.rotate`: the new code.
@@ -37,6 +41,8 @@ public enum Reply: Sendable, Equatable {
         switch self {
         case .empty: [:]
         case .registered(let user, let token): [FieldName.user: user.json, FieldName.token: .string(token)]
+        case .hello(let hello): hello.fields
+        case .serverTime(let time): [FieldName.serverTime: .int(time)]
         case .user(let user): [FieldName.user: user.json]
         case .qrCode(let code): [FieldName.qrCode: .string(code)]
         case .qrCodeOwner(let owner): [FieldName.contact: owner.json]
@@ -58,6 +64,8 @@ public enum Reply: Sendable, Equatable {
         case Op.register:
             self = .registered(try User(json: Self.field(FieldName.user, of: fields)),
                                token: try fields.string(FieldName.token))
+        case Op.hello: self = .hello(try HelloResult(fields: fields))
+        case Op.keepalive: self = .serverTime(try fields.int(FieldName.serverTime))
         case Op.profileUpdate, Op.checkIn: self = .user(try User(json: Self.field(FieldName.user, of: fields)))
         case Op.qrRotate: self = .qrCode(try fields.string(FieldName.qrCode))
         case Op.qrLookup: self = .qrCodeOwner(try QRCodeOwner(json: Self.field(FieldName.contact, of: fields)))

@@ -10,9 +10,8 @@ struct KeepaliveCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await OneShot.run(globals) { client, _ in
-            let result = try await client.request(Op.keepalive)
-            let time = result["serverTime"]?.intValue.map(Readable.time) ?? "?"
-            return CommandResult(fields: result, text: "ok, server time \(time)")
+            let time = try await client.keepalive()
+            return CommandResult(fields: Reply.serverTime(time).fields, text: "ok, server time \(Readable.time(time))")
         }
     }
 }

@@ -226,7 +226,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     /// Keepalive's answer. With no earlier response still waiting (the usual case) it is encoded
     /// straight into the output: the hot path of a pipelined connection (issue 5's profile).
     func respond(rid: Int64?, serverTime: Int64) {
-        guard responses.isIdle else { return respond(rid: rid, ["serverTime": .int(serverTime)]) }
+        guard responses.isIdle else { return respond(rid: rid, .serverTime(serverTime)) }
         recordAnswer(nil)
         tcp.write { Outbound.appendOK(rid: rid, serverTime: serverTime, to: &$0) }
         cutIfTooFarBehind()
