@@ -10,10 +10,9 @@ struct DevicesCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await OneShot.run(globals) { client, _ in
-            let result = try await client.request(Op.devicesList)
-            let devices = (result["devices"]?.arrayValue ?? []).compactMap { try? DeviceInfo(json: $0) }
+            let devices = try await client.listDevices()
             let text = devices.isEmpty ? "no devices" : devices.map(Readable.device).joined(separator: "\n")
-            return CommandResult(fields: result, text: text)
+            return CommandResult(fields: Reply.devices(devices).fields, text: text)
         }
     }
 }

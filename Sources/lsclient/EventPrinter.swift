@@ -54,8 +54,8 @@ struct EventPrinter {
 
     /// When what an event reports happened, where the event carries it: a notification's time.
     private static func time(ofEvent name: String, data: JSONValue) -> Int64? {
-        guard name == EventName.notificationAdded else { return nil }
-        return data.objectValue?["notification"]?.objectValue?["timestamp"]?.intValue
+        guard case .notificationAdded(let notification)? = try? Event(name: name, data: data) else { return nil }
+        return notification.timestamp
     }
 
     /// The summary, then each unread notification the snapshot holds.

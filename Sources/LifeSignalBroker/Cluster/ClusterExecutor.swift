@@ -169,8 +169,9 @@ public struct ClusterExecutor: Sendable {
             try await ClusterRows.keepNewestNotifications(notificationHistory, of: userID, on: connection, logger: logger)
         }
         for (userID, newHead) in additions.heads {
-            try await ClusterRows.pruneEvents(of: userID, head: newHead, oldestRetained: heads[userID]!.oldestRetained,
-                                              retention: eventRetention, on: connection, logger: logger)
+            guard let through = EventRetention.pruneThrough(head: newHead, oldestRetained: heads[userID]!.oldestRetained,
+                                                            retention: eventRetention) else { continue }
+            try await ClusterRows.apply(.pruneEvents(userID: userID, throughSeq: through), on: connection, logger: logger)
         }
         written.events = additions.events
         written.notifications = additions.notifications.count

@@ -1,3 +1,4 @@
+import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalRules
 import LifeSignalUV
@@ -86,9 +87,8 @@ actor UserSession: LoopIsolated {
         // Encoded once: devices get the frame, the store keeps the body inside it.
         let frame = Outbound.event(seq: lastSeq, name: name, data: data)
         mutation.changes.append(.appendEvent(userID: userID, seq: lastSeq, body: frame.dropFirst(4)))
-        // Prune in steps so that retention costs one DELETE per 64 events, not one per event.
-        let pruneThrough = lastSeq - Int64(configuration.eventRetention)
-        if pruneThrough - oldestRetainedSeq >= 63 {
+        if let pruneThrough = EventRetention.pruneThrough(head: lastSeq, oldestRetained: oldestRetainedSeq,
+                                                          retention: configuration.eventRetention) {
             mutation.changes.append(.pruneEvents(userID: userID, throughSeq: pruneThrough))
             oldestRetainedSeq = pruneThrough + 1
         }
