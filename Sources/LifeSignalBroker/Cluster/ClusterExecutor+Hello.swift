@@ -1,3 +1,4 @@
+import LifeSignalEngine
 import LifeSignalProtocol
 import PostgresNIO
 
@@ -107,10 +108,9 @@ extension ClusterExecutor {
     }
 
     /// What a device saying `hello` is sent: the user, the head seq and the catch-up up to that
-    /// head, read in one snapshot of the database. A replay of more than `maxReplayBytes` is a
-    /// snapshot instead, so that a device's own catch-up never cuts it (§3).
+    /// head (`CatchUpPlan`), read in one snapshot of the database.
     public func greeting(of userID: String, resume: Int64?, recentNotifications: Int = Validate.notificationPage,
-                         maxReplayBytes: Int = .max) async throws -> ClusterGreeting
+                         maxOutboundBytes: Int = .max) async throws -> ClusterGreeting
     {
         let (logger, history) = (self.logger, notificationHistory)
         return try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
@@ -123,17 +123,20 @@ extension ClusterExecutor {
             guard let head,
                   let user = try await ClusterRows.accounts([userID], on: connection, logger: logger).first?.user
             else { throw ProtocolError(.unauthenticated, "unknown user") }
-            if let resume, resume >= 0, resume <= head.seq, resume + 1 >= head.oldest {
+            let plan = CatchUpPlan(resume: resume, head: head.seq, oldestRetained: head.oldest,
+                                   maxOutboundBytes: maxOutboundBytes)
+            if case .replay(let after, let through, let maxBytes) = plan {
                 var events: [(seq: Int64, body: String)] = []
                 var bytes = 0
-                let rows = try await connection.query(
-                    "SELECT seq, body FROM events WHERE user_id = \(userID) AND seq > \(resume) ORDER BY seq",
-                    logger: logger)
+                let rows = try await connection.query("""
+                    SELECT seq, body FROM events WHERE user_id = \(userID) AND seq > \(after) AND seq <= \(through)
+                    ORDER BY seq
+                    """, logger: logger)
                 for try await (seq, body) in rows.decode((Int64, String).self) {
                     bytes += body.utf8.count + 4
                     events.append((seq, body))
                 }
-                if bytes <= maxReplayBytes {
+                if bytes <= maxBytes {
                     return ClusterGreeting(user: user, head: head.seq, catchUp: .events(events))
                 }
             }

@@ -51,7 +51,7 @@ extension ClusterNode {
     private static func greeting(for hello: HelloRequest, executor: ClusterExecutor,
                                  configuration: BrokerConfiguration) async throws -> ClusterGreeting {
         try await executor.greeting(of: hello.userID, resume: hello.resume,
-                                    maxReplayBytes: configuration.maxOutboundBytes / 2)
+                                    maxOutboundBytes: configuration.maxOutboundBytes)
     }
 
     /// Attaches the device once its catch-up reaches at least what this broker has already sent

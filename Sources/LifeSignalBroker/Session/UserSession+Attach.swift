@@ -1,3 +1,4 @@
+import LifeSignalEngine
 import LifeSignalProtocol
 
 /// What a device asked for in its `hello`, already validated, with the rid its answer carries.
@@ -106,13 +107,13 @@ extension UserSession {
         return recentEvents.frames(after: resume, through: baseline)
     }
 
-    /// The range to replay for `resume`, or nil when a snapshot is due (§3). A replay that would
-    /// take more than half of what a connection may have unsent comes back empty from the store,
-    /// and the device gets a snapshot instead: its own catch-up never cuts it (§3, v1.1).
+    /// The events to read for `resume` (`CatchUpPlan`), or nil when a snapshot is due. A replay
+    /// that would not fit comes back empty from the store, and the device gets a snapshot instead.
     private func catchUpRange(resume: Int64?, through baseline: Int64) -> StoreQuery? {
-        guard let resume, resume >= 0, resume <= baseline, resume + 1 >= oldestRetainedSeq else { return nil }
-        return .events(userID: userID, afterSeq: resume, throughSeq: baseline,
-                       maxBytes: configuration.maxOutboundBytes / 2)
+        let plan = CatchUpPlan(resume: resume, head: baseline, oldestRetained: oldestRetainedSeq,
+                               maxOutboundBytes: configuration.maxOutboundBytes)
+        guard case .replay(let after, let through, let maxBytes) = plan else { return nil }
+        return .events(userID: userID, afterSeq: after, throughSeq: through, maxBytes: maxBytes)
     }
 
     func snapshotFrame(seq: Int64) -> [UInt8] {
