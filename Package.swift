@@ -71,7 +71,21 @@ let package = Package(
         // for every store.
         .target(
             name: "LifeSignalEngine",
-            dependencies: ["LifeSignalProtocol", "LifeSignalRules"],
+            dependencies: [
+                "LifeSignalProtocol", "LifeSignalRules", "LifeSignalPush",
+                .product(name: "DequeModule", package: "swift-collections"),
+            ],
+            swiftSettings: strictSwift6
+        ),
+        // The embedded store: SQLite through GRDB, one writer thread committing in groups.
+        .target(
+            name: "LifeSignalStoreSQLite",
+            dependencies: [
+                "LifeSignalEngine", "LifeSignalProtocol", "LifeSignalRules", "LifeSignalPush",
+                "LifeSignalUV",  // Locked, MonotonicClock
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
             swiftSettings: strictSwift6
         ),
         // What the test targets share: fixtures of accounts and ids for rule and engine tests.
@@ -108,6 +122,7 @@ let package = Package(
                 "LifeSignalProtocol",
                 "LifeSignalRules",
                 "LifeSignalEngine",
+                "LifeSignalStoreSQLite",
                 "LifeSignalPostgres",
                 "LifeSignalLimits",
                 "LifeSignalPush",
@@ -153,6 +168,7 @@ let package = Package(
             name: "lsbroker",
             dependencies: [
                 "LifeSignalBroker",
+                "LifeSignalStoreSQLite",
                 "LifeSignalPush",
                 "LifeSignalProtocol",
                 "LifeSignalUV",
@@ -222,9 +238,8 @@ let package = Package(
         .testTarget(
             name: "LifeSignalBrokerTests",
             dependencies: [
-                "LifeSignalBroker", "LifeSignalRules", "LifeSignalClient", "LifeSignalProtocol", "LifeSignalUV",
-                "LifeSignalPush", "LifeSignalLimits",
-                "LifeSignalFuzzing",
+                "LifeSignalBroker", "LifeSignalEngine", "LifeSignalStoreSQLite", "LifeSignalRules", "LifeSignalClient",
+                "LifeSignalProtocol", "LifeSignalUV", "LifeSignalPush", "LifeSignalLimits", "LifeSignalFuzzing",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift6
@@ -232,8 +247,8 @@ let package = Package(
         .testTarget(
             name: "LifeSignalPostgresTests",
             dependencies: [
-                "LifeSignalPostgres", "LifeSignalBroker", "LifeSignalRules", "LifeSignalProtocol", "LifeSignalFuzzing",
-                "LifeSignalPush",
+                "LifeSignalPostgres", "LifeSignalBroker", "LifeSignalEngine", "LifeSignalStoreSQLite", "LifeSignalRules",
+                "LifeSignalProtocol", "LifeSignalFuzzing", "LifeSignalPush",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSwift6

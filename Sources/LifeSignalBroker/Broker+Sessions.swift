@@ -1,4 +1,6 @@
+import LifeSignalEngine
 import LifeSignalProtocol
+import LifeSignalStoreSQLite
 
 extension Broker {
     /// Calls `body` with the user's session, loading it from the store first if needed;

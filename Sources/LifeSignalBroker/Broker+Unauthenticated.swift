@@ -1,4 +1,6 @@
+import LifeSignalEngine
 import LifeSignalProtocol
+import LifeSignalStoreSQLite
 
 extension Broker {
     /// Before `hello` succeeds only `register` and `hello` are allowed (§3).

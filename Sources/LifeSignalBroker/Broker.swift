@@ -1,7 +1,9 @@
 import DequeModule
+import LifeSignalEngine
 import LifeSignalLimits
 import LifeSignalProtocol
 import LifeSignalPush
+import LifeSignalStoreSQLite
 import LifeSignalUV
 import Logging
 

@@ -1,5 +1,6 @@
 import LifeSignalEngine
 import LifeSignalPush
+import LifeSignalStoreSQLite
 
 /// Every setting of the broker, resolved once from options and environment.
 ///

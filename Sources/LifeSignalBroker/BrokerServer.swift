@@ -1,6 +1,7 @@
 import Foundation
 import LifeSignalPostgres
 import LifeSignalPush
+import LifeSignalStoreSQLite
 import LifeSignalUV
 import Logging
 import Prometheus

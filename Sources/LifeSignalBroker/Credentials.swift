@@ -1,5 +1,6 @@
 import Crypto
 import Glibc
+import LifeSignalEngine
 import LifeSignalRules
 import LifeSignalUV
 

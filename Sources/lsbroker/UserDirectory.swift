@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LifeSignalStoreSQLite
 
 /// Users' ids and names, read straight from the broker's SQLite store with a read-only connection
 /// (WAL lets it read while the broker writes), so that an operator can say "Bob" where the store

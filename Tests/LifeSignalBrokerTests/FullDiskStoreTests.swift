@@ -2,6 +2,7 @@ import Foundation
 @testable import LifeSignalBroker
 import LifeSignalClient
 import LifeSignalProtocol
+import LifeSignalStoreSQLite
 import LifeSignalUV
 import Testing
 

@@ -1,8 +1,10 @@
 import Foundation
 import GRDB
 @testable import LifeSignalBroker
+import LifeSignalEngine
 import LifeSignalProtocol
 @testable import LifeSignalPush
+import LifeSignalStoreSQLite
 import Testing
 
 /// `StoreChange.pruneNotifications` on the real SQLite store: the newest kept, the pushes of the

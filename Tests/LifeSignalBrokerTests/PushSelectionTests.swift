@@ -1,4 +1,5 @@
 @testable import LifeSignalBroker
+import LifeSignalEngine
 import LifeSignalProtocol
 @testable import LifeSignalPush
 import Testing

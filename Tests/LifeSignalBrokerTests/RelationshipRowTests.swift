@@ -1,6 +1,7 @@
-import LifeSignalRules
 @testable import LifeSignalBroker
 import LifeSignalFuzzing
+import LifeSignalRules
+import LifeSignalStoreSQLite
 import Testing
 
 /// Either side's record of a relationship names the same stored row with the same values, and the

@@ -1,8 +1,10 @@
 import Foundation
 import GRDB
 @testable import LifeSignalBroker
+import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalRules
+import LifeSignalStoreSQLite
 import LifeSignalUV
 import Testing
 

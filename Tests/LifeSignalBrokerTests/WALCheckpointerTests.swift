@@ -1,7 +1,9 @@
 import Foundation
 import GRDB
 @testable import LifeSignalBroker
+import LifeSignalEngine
 import LifeSignalProtocol
+import LifeSignalStoreSQLite
 import Testing
 
 @Suite final class WALCheckpointerTests {

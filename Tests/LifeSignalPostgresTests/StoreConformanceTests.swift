@@ -1,9 +1,11 @@
 import Foundation
 @testable import LifeSignalBroker
+import LifeSignalEngine
 import LifeSignalFuzzing
 import LifeSignalPostgres
 import LifeSignalProtocol
 import LifeSignalPush
+import LifeSignalStoreSQLite
 import Testing
 
 /// One suite, run unchanged over both stores (`EngineStore`): the embedded SQLite store and the

@@ -1,3 +1,4 @@
+import LifeSignalEngine
 import LifeSignalPostgres
 import LifeSignalProtocol
 import LifeSignalUV

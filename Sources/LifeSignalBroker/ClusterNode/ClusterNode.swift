@@ -1,5 +1,7 @@
+import LifeSignalEngine
 import LifeSignalPostgres
 import LifeSignalProtocol
+import LifeSignalStoreSQLite
 import LifeSignalUV
 import Logging
 

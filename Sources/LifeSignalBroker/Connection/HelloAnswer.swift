@@ -1,3 +1,4 @@
+import LifeSignalEngine
 import LifeSignalProtocol
 
 /// The fields of `hello`'s `ok` (§3, §11), whichever executor serves the device.

@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalStoreSQLite
 import LifeSignalUV
 
 extension Broker {

@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalEngine
 import LifeSignalUV
 
 /// Measures the scheduler's own cost, for bench/deadlines.sh: scheduling n deadlines one by

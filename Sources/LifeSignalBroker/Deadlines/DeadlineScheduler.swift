@@ -1,4 +1,5 @@
 import HeapModule
+import LifeSignalEngine
 import LifeSignalUV
 
 /// Fires check-in deadlines on time (PROTOCOL §8) with one libuv timer over a min-heap.

@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalStoreSQLite
 
 extension Broker {
     /// Every store submission goes through here, so the loop knows the commit backlog (submitted,

@@ -4,6 +4,7 @@ import Glibc
 import LifeSignalProtocol
 import LifeSignalUV
 import Logging
+import LifeSignalEngine
 
 /// `--log-format json`: one JSON object per line, for collectors that read fields rather than text
 /// (swift-log has no JSON handler). Fields: `time` (RFC 3339, UTC, milliseconds), `level`, `label`,

@@ -1,4 +1,5 @@
 import CoreMetrics
+import LifeSignalEngine
 
 /// The broker's counters that are not per request. Made once, when the broker is: with no metrics
 /// system bootstrapped (in-process tests, `--metrics-port` not given) they are swift-metrics'

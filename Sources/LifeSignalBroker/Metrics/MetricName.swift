@@ -1,4 +1,5 @@
 import LifeSignalPush
+import LifeSignalStoreSQLite
 
 /// Every metric the broker exports (docs/OPERATIONS.md, "Metrics"): one list, so that the code,
 /// `lsbroker stats`, the docs and deploy/grafana name them alike.
@@ -18,9 +19,9 @@ public enum MetricName {
     // The store's writes.
     public static let eventsWritten = "lifesignal_events_written_total"
     public static let notificationsWritten = "lifesignal_notifications_written_total"
-    public static let commitBatchSize = "lifesignal_commit_batch_writes"
-    public static let commitDuration = "lifesignal_commit_duration_seconds"
-    public static let commitFailures = "lifesignal_commit_failures_total"
+    public static let commitBatchSize = CommitMetrics.batchSizeLabel
+    public static let commitDuration = CommitMetrics.durationLabel
+    public static let commitFailures = CommitMetrics.failuresLabel
 
     // Connections and limits.
     public static let connectionsAccepted = "lifesignal_connections_accepted_total"

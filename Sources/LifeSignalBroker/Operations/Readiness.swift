@@ -1,4 +1,5 @@
 import LifeSignalPostgres
+import LifeSignalStoreSQLite
 import LifeSignalUV
 
 /// `/readyz`: whether this broker should be sent devices. Ready when it accepts connections and

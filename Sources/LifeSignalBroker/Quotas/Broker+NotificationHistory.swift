@@ -1,3 +1,5 @@
+import LifeSignalEngine
+
 extension Broker {
     /// What a user's load writes before reading them: notifications beyond the history are
     /// pruned (piled up before the limit, or under a higher one), so that a load reads at most

@@ -1,3 +1,5 @@
+import LifeSignalEngine
+
 /// Which stored devices make room for a new one under `maxStoredDevices` (§10). Pure, so that
 /// the choice is testable without a broker.
 enum StoredDeviceQuota {

@@ -1,3 +1,5 @@
+import LifeSignalEngine
+
 /// What a `DeviceTable` finds its entries by.
 protocol DeviceIdentified {
     var deviceID: String { get }

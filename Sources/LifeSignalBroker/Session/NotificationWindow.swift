@@ -1,3 +1,4 @@
+import LifeSignalEngine
 import LifeSignalProtocol
 
 /// The part of a user's notification history kept in memory: the newest ones in full, and

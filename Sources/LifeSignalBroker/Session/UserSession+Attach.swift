@@ -1,5 +1,6 @@
 import LifeSignalEngine
 import LifeSignalProtocol
+import LifeSignalStoreSQLite
 
 /// What a device asked for in its `hello`, already validated, with the rid its answer carries.
 @dynamicMemberLookup

@@ -1,4 +1,6 @@
+import LifeSignalEngine
 import LifeSignalProtocol
+import LifeSignalStoreSQLite
 
 extension UserSession {
     /// Runs one request's rules and commits what they changed. `rules` must check everything

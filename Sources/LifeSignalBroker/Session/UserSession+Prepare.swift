@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalStoreSQLite
 
 extension UserSession {
     /// Rules run in this session, given the loaded sessions of the other users they need.

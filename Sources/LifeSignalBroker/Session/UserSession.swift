@@ -1,6 +1,7 @@
 import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalRules
+import LifeSignalStoreSQLite
 import LifeSignalUV
 
 /// One loaded user: their documents, devices, event log position and online connections.

@@ -1,6 +1,8 @@
 import Foundation
+import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalRules
+import LifeSignalStoreSQLite
 import LifeSignalUV
 
 /// The store alone under the writes `ping.send` makes (both sides of the relationship, three events, one

@@ -1,5 +1,6 @@
 import Foundation
 @testable import LifeSignalBroker
+import LifeSignalStoreSQLite
 import LifeSignalUV
 import Logging
 

@@ -7,12 +7,12 @@ import DequeModule
 ///
 /// 8 bytes an entry and at most `limit + pruneStep` entries. With no limit (0) only the counts
 /// are kept: nothing is pruned then, so the order is never needed.
-struct NotificationLedger: Sendable {
-    struct Entry: Sendable, Equatable {
+package struct NotificationLedger: Sendable {
+    package struct Entry: Sendable, Equatable {
         /// The id's fingerprint above, whether it is unread in the lowest bit.
         private let bits: UInt64
 
-        init(id: String, isUnread: Bool) {
+        package init(id: String, isUnread: Bool) {
             self.init(fingerprint: Self.fingerprint(of: id), isUnread: isUnread)
         }
 
@@ -20,14 +20,14 @@ struct NotificationLedger: Sendable {
             bits = fingerprint << 1 | (isUnread ? 1 : 0)
         }
 
-        var isUnread: Bool { bits & 1 == 1 }
-        var read: Entry { Entry(fingerprint: fingerprint, isUnread: false) }
-        func isEntry(of fingerprint: UInt64) -> Bool { self.fingerprint == fingerprint }
+        package var isUnread: Bool { bits & 1 == 1 }
+        package var read: Entry { Entry(fingerprint: fingerprint, isUnread: false) }
+        package func isEntry(of fingerprint: UInt64) -> Bool { self.fingerprint == fingerprint }
         private var fingerprint: UInt64 { bits >> 1 }
 
         /// 63 bits of FNV-1a: among the 1,000 or so ids of one user a collision is about as likely
         /// as guessing a token (ids carry 128 random bits).
-        static func fingerprint(of id: String) -> UInt64 {
+        package static func fingerprint(of id: String) -> UInt64 {
             var hash: UInt64 = 0xcbf2_9ce4_8422_2325
             for byte in id.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
             return hash >> 1
@@ -35,40 +35,40 @@ struct NotificationLedger: Sendable {
     }
 
     /// Newest notifications kept; 0: all of them.
-    let limit: Int
+    package let limit: Int
     /// Prunes happen in steps, so that the history costs one DELETE per step (as event
     /// retention does), not one per notification.
-    var pruneStep: Int { min(64, limit) }
+    package var pruneStep: Int { min(64, limit) }
     private var entries: Deque<Entry> = []
-    private(set) var count: Int
-    private(set) var unreadCount: Int
+    package private(set) var count: Int
+    package private(set) var unreadCount: Int
 
     /// `stored`: every stored notification, oldest first.
-    init(limit: Int, stored: [Entry]) {
+    package init(limit: Int, stored: [Entry]) {
         self.limit = limit
         count = stored.count
         unreadCount = stored.reduce(0) { $0 + ($1.isUnread ? 1 : 0) }
         if limit > 0 { entries = Deque(stored) }
     }
 
-    mutating func add(id: String, isUnread: Bool) {
+    package mutating func add(id: String, isUnread: Bool) {
         count += 1
         if isUnread { unreadCount += 1 }
         if limit > 0 { entries.append(Entry(id: id, isUnread: isUnread)) }
     }
 
     /// `wasUnread` says whether the unread count changes (the caller knows; the ledger may not).
-    mutating func markRead(id: String, wasUnread: Bool) {
+    package mutating func markRead(id: String, wasUnread: Bool) {
         if wasUnread { unreadCount -= 1 }
         if let index = index(of: id) { entries[index] = entries[index].read }
     }
 
-    mutating func markAllRead() {
+    package mutating func markAllRead() {
         unreadCount = 0
         for index in entries.indices where entries[index].isUnread { entries[index] = entries[index].read }
     }
 
-    mutating func remove(id: String, wasUnread: Bool) {
+    package mutating func remove(id: String, wasUnread: Bool) {
         count -= 1
         if wasUnread { unreadCount -= 1 }
         if let index = index(of: id) { entries.remove(at: index) }
@@ -76,26 +76,26 @@ struct NotificationLedger: Sendable {
 
     /// Entries past the newest `limit`: still stored until the next prune step, but no longer
     /// part of the history (§10), so no read shows them, as on a cluster (`historyFloor`).
-    var hiddenCount: Int { limit > 0 ? max(0, entries.count - limit) : 0 }
+    package var hiddenCount: Int { limit > 0 ? max(0, entries.count - limit) : 0 }
 
     /// Unread notifications among the newest `limit`: what the user is told.
-    var visibleUnreadCount: Int {
+    package var visibleUnreadCount: Int {
         unreadCount - entries.prefix(hiddenCount).reduce(0) { $0 + ($1.isUnread ? 1 : 0) }
     }
 
     /// Whether `id` is one of the newest `limit` (with no limit: not known here, so true).
-    func isVisible(id: String) -> Bool {
+    package func isVisible(id: String) -> Bool {
         guard limit > 0 else { return true }
         return index(of: id).map { $0 >= hiddenCount } ?? false
     }
 
     /// Whether `id` is still stored: false once pruned or deleted. Always true with no limit,
     /// where the ledger does not know (and nothing is pruned).
-    func isStored(id: String) -> Bool { limit == 0 || index(of: id) != nil }
+    package func isStored(id: String) -> Bool { limit == 0 || index(of: id) != nil }
 
     /// Forgets the oldest beyond `limit` once a step's worth has piled up; true when it did, and
     /// the store must then keep only the newest `limit` (`StoreChange.pruneNotifications`).
-    mutating func pruneIfDue() -> Bool {
+    package mutating func pruneIfDue() -> Bool {
         guard limit > 0, entries.count >= limit + pruneStep else { return false }
         let pruned = entries.count - limit
         for entry in entries.prefix(pruned) where entry.isUnread { unreadCount -= 1 }

@@ -1,10 +1,10 @@
 import Foundation
 
 /// The store's own threads (the writer, the checkpointer): each is one long-running loop.
-enum StoreThread {
+package enum StoreThread {
     /// A nonisolated static, so the thread's closure is not main-actor isolated (ARCHITECTURE.md,
     /// "Actors on the loop").
-    static func start(named name: String, _ body: @escaping @Sendable () -> Void) {
+    package static func start(named name: String, _ body: @escaping @Sendable () -> Void) {
         let thread = Thread(block: body)
         thread.name = name
         thread.start()

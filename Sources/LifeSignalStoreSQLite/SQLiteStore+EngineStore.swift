@@ -1,3 +1,4 @@
+import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalPush
 
@@ -14,7 +15,7 @@ extension SQLiteStore: EngineStore {
         return owner
     }
 
-    public func notification(_ id: String, of userID: String, history: Int) async throws -> Notification? {
+    public func notification(_ id: String, of userID: String, history: Int) async throws -> LifeSignalProtocol.Notification? {
         let query = StoreQuery.notification(userID: userID, id: id, history: history)
         guard case .notification(let notification) = try await answer(query) else {
             throw MismatchedStoreAnswer(query: query)
@@ -23,7 +24,7 @@ extension SQLiteStore: EngineStore {
     }
 
     public func notifications(of userID: String, before: String?, limit: Int, history: Int) async throws
-        -> [Notification]?
+        -> [LifeSignalProtocol.Notification]?
     {
         let query = StoreQuery.notifications(userID: userID, beforeID: before, limit: limit, history: history)
         guard case .notifications(let page) = try await answer(query) else { throw MismatchedStoreAnswer(query: query) }
@@ -55,4 +56,9 @@ extension SQLiteStore: EngineStore {
     private func submitted(_ write: StoreWrite) async throws -> StoreWriteResult {
         try await withCheckedThrowingContinuation { done in submit(write) { done.resume(with: $0) } }
     }
+}
+
+/// A store answered a query with a result of another kind: a bug, not a condition.
+package struct MismatchedStoreAnswer: Error {
+    package let query: StoreQuery
 }

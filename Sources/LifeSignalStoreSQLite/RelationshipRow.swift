@@ -2,17 +2,17 @@ import LifeSignalRules
 /// The one stored row of a relationship (schema v7), of which each side's `ContactRecord` is a
 /// view. Its ends are ordered by the bytes of their ids, as SQLite compares them, and its fields
 /// are the low end's view, so both sides' records name the same row and write the same values.
-struct RelationshipRow: Equatable {
-    var lowID: String
-    var highID: String
+package struct RelationshipRow: Equatable {
+    package var lowID: String
+    package var highID: String
     /// The high end watches over the low end: it is the low end's responder.
-    var highWatchesLow: Bool
-    var lowWatchesHigh: Bool
-    var addedAt: Int64
-    var pingToLow: PendingPing?
-    var pingToHigh: PendingPing?
+    package var highWatchesLow: Bool
+    package var lowWatchesHigh: Bool
+    package var addedAt: Int64
+    package var pingToLow: PendingPing?
+    package var pingToHigh: PendingPing?
 
-    init(_ record: ContactRecord) {
+    package init(_ record: ContactRecord) {
         let low = Self.isLow(record.userID, beside: record.contactID) ? record : record.mirrored
         lowID = low.userID
         highID = low.contactID
@@ -24,7 +24,7 @@ struct RelationshipRow: Equatable {
     }
 
     /// What `userID`, one of the ends, sees of the other.
-    func record(for userID: String) -> ContactRecord {
+    package func record(for userID: String) -> ContactRecord {
         let low = ContactRecord(userID: lowID, contactID: highID, isResponder: highWatchesLow,
                                 isDependent: lowWatchesHigh, addedAt: addedAt, incomingPing: pingToLow,
                                 outgoingPing: pingToHigh)
@@ -32,7 +32,7 @@ struct RelationshipRow: Equatable {
     }
 
     /// The two ids, the one whose UTF-8 bytes sort first (SQLite's BINARY collation) first.
-    static func ends(_ one: String, _ other: String) -> (low: String, high: String) {
+    package static func ends(_ one: String, _ other: String) -> (low: String, high: String) {
         isLow(one, beside: other) ? (one, other) : (other, one)
     }
 

@@ -4,12 +4,12 @@ import Glibc
 /// One broker per data directory: a second one on the same store would write beside the first,
 /// and their event sequence numbers would collide. The lock is flock(2) on `lifesignal.lock`,
 /// which names its holder's pid; the kernel drops it when the holder exits, however it exits.
-final class DataDirectoryLock: Sendable {
-    static let fileName = "lifesignal.lock"
+package final class DataDirectoryLock: Sendable {
+    package static let fileName = "lifesignal.lock"
     private let descriptor: Int32
 
     /// Takes the lock of `directory` (which must exist), or throws `DataDirectoryInUse`.
-    init(directory: String) throws {
+    package init(directory: String) throws {
         let path = (directory as NSString).appendingPathComponent(Self.fileName)
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, PrivateStoreFiles.fileMode)
         guard fd >= 0 else { throw StoreFileError(path: path, operation: "open", code: errno) }
@@ -31,7 +31,7 @@ final class DataDirectoryLock: Sendable {
     }
 
     /// Lets the next broker in; the file stays, with the pid of its last holder.
-    func release() {
+    package func release() {
         close(descriptor)
     }
 

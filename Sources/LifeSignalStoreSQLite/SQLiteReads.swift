@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalPush
 import LifeSignalRules
@@ -8,7 +9,7 @@ import LifeSignalRules
 /// Prepared once on the writer's connection and read by column position (`DirectStatement`):
 /// a storm of hellos loads thousands of users, six statements each, and GRDB's statement cache,
 /// argument boxes and per-run column dictionaries cost more than SQLite's own work.
-struct SQLiteReads {
+package struct SQLiteReads {
     private let selectUser: DirectStatement
     private let selectDevices: DirectStatement
     private let selectEventBounds: DirectStatement
@@ -24,7 +25,7 @@ struct SQLiteReads {
     private let selectPendingDeadlines: DirectStatement
 
     /// Prepares the statements on the writer's connection, which they must only be used with.
-    init(_ db: Database) throws {
+    package init(_ db: Database) throws {
         selectUser = try DirectStatement(db, sql: """
             SELECT \(UserColumns.all.joined(separator: ", ")) FROM users WHERE id = ?
             """)
@@ -71,7 +72,7 @@ struct SQLiteReads {
             """)
     }
 
-    func answer(_ query: StoreQuery, _ db: Database) throws -> StoreQueryResult {
+    package func answer(_ query: StoreQuery, _ db: Database) throws -> StoreQueryResult {
         switch query {
         case .events(let userID, let afterSeq, let throughSeq, let maxBytes):
             .events(try events(userID: userID, after: afterSeq, through: throughSeq, maxBytes: maxBytes, db))
@@ -95,7 +96,7 @@ struct SQLiteReads {
         }
     }
 
-    func storedUser(id: String, _ db: Database) throws -> StoredUser? {
+    package func storedUser(id: String, _ db: Database) throws -> StoredUser? {
         guard var (user, tokenHash) = try selectUser.rows(db, { $0.add(id) }, UserColumns.userAndTokenHash(from:)).first
         else { return nil }
         // The same text as the column, held once: the broker keys the loaded user by `id`, so the
@@ -111,7 +112,7 @@ struct SQLiteReads {
         return StoredUser(
             user: user, tokenHash: tokenHash, devices: devices,
             lastSeq: lastSeq, oldestRetainedSeq: oldest, contacts: try contacts(of: id, db),
-            recentNotifications: try notifications(userID: id, beforeID: nil, limit: NotificationWindow.capacity,
+            recentNotifications: try notifications(userID: id, beforeID: nil, limit: Validate.notificationPage,
                                                   history: 0, db) ?? [],
             notificationCount: ledger.count, unreadCount: ledger.filter(\.isUnread).count,
             notificationLedger: ledger)
@@ -206,14 +207,14 @@ struct SQLiteReads {
 }
 
 /// Rows of `notifications` back into documents.
-enum NotificationColumns {
+package enum NotificationColumns {
     /// The columns `notification(from:)` reads, in its order.
-    static let selected = """
+    package static let selected = """
         id, type, title, message, timestamp, is_read, related_contact_id, related_alert_id, related_ping_id,
         contact_data, alert_data
         """
 
-    static func notification(from row: DirectStatement.Columns) -> Notification {
+    package static func notification(from row: DirectStatement.Columns) -> LifeSignalProtocol.Notification {
         Notification(
             id: row.string(0),
             type: NotificationType(rawValue: row.string(1)) ?? .added,

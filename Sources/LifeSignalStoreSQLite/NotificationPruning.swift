@@ -4,17 +4,17 @@ import GRDB
 /// (`notificationHistory`, §10). Each statement walks at most `count` entries of the index by
 /// user, and the broker asks once per prune step (64 notifications) and once per load; the
 /// first statement usually finds nothing to delete, so it is the one prepared.
-struct NotificationPruning {
+package struct NotificationPruning {
     private let oldestKept: DirectStatement
 
     /// Prepares the statement on the writer's connection, which it must only be used with.
-    init(_ db: Database) throws {
+    package init(_ db: Database) throws {
         oldestKept = try DirectStatement(db, sql: """
             SELECT position FROM notifications WHERE user_id = ? ORDER BY position DESC LIMIT 1 OFFSET ?
             """)
     }
 
-    func keepNewest(_ count: Int, of userID: String, _ db: Database) throws {
+    package func keepNewest(_ count: Int, of userID: String, _ db: Database) throws {
         guard count > 0,
               let position = try oldestKept.rows(db, { $0.add(userID); $0.add(Int64(count - 1)) }, { $0.int64(0) }).first
         else { return }

@@ -1,8 +1,8 @@
 import GRDB
 
 /// The SQLite schema, one migration per step; GRDB's migrator records which have run.
-enum SQLiteSchema {
-    static var migrator: DatabaseMigrator {
+package enum SQLiteSchema {
+    package static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1: users, devices, events") { db in
             try db.execute(sql: """

@@ -5,38 +5,38 @@ import GRDBSQLite
 /// the small rows of every request, GRDB's `StatementArguments` (an existential box and a
 /// `DatabaseValue` per value) and its statement cache (the SQL text hashed on each lookup) cost
 /// about as much as SQLite's own work; binding straight from Swift values does not.
-struct DirectStatement {
-    let statement: Statement
+package struct DirectStatement {
+    package let statement: Statement
 
-    init(_ db: Database, sql: String) throws {
+    package init(_ db: Database, sql: String) throws {
         statement = try db.makeStatement(sql: sql)
     }
 
     /// Binds the parameters in order through `bind`, steps to completion and resets.
-    func run(_ db: Database, _ bind: (inout Binder) -> Void) throws {
+    package func run(_ db: Database, _ bind: (inout Binder) -> Void) throws {
         try forEachRow(db, bind) { _ in true }
     }
 
     /// Binds values to the next parameter, from the first.
-    struct Binder {
-        let handle: OpaquePointer
+    package struct Binder {
+        package let handle: OpaquePointer
         private var index: Int32 = 0
 
-        init(handle: OpaquePointer) { self.handle = handle }
+        package init(handle: OpaquePointer) { self.handle = handle }
 
-        mutating func add(_ value: Int64) {
+        package mutating func add(_ value: Int64) {
             index += 1
             sqlite3_bind_int64(handle, index, value)
         }
 
-        mutating func add(_ value: Bool) { add(value ? 1 : 0 as Int64) }
+        package mutating func add(_ value: Bool) { add(value ? 1 : 0 as Int64) }
 
-        mutating func add(_ value: Int64?) {
+        package mutating func add(_ value: Int64?) {
             guard let value else { return addNull() }
             add(value)
         }
 
-        mutating func add(_ value: String?) {
+        package mutating func add(_ value: String?) {
             guard var value else { return addNull() }
             index += 1
             _ = value.withUTF8 { text in
@@ -44,7 +44,7 @@ struct DirectStatement {
             }
         }
 
-        mutating func add(bytes: ArraySlice<UInt8>) {
+        package mutating func add(bytes: ArraySlice<UInt8>) {
             index += 1
             // An empty buffer may have no address, which SQLite would take for NULL.
             guard !bytes.isEmpty else {

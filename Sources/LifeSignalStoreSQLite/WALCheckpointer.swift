@@ -22,64 +22,71 @@ import LifeSignalUV
 /// A WAL that no commit has touched for `idleMs` is copied back and truncated to nothing (a
 /// TRUNCATE checkpoint, which never waits: a writer or reader in the way puts it off by another
 /// `idleMs`), so a quiet broker gives back the disk its WAL held (docs/OPERATIONS.md, "Disk headroom").
-final class WALCheckpointer: Sendable {
-    struct Limits: Sendable {
+package final class WALCheckpointer: Sendable {
+    package struct Limits: Sendable {
         /// WAL frames (pages) after a commit that start the passes towards a restart. The
         /// larger the WAL, the more versions of a hot page one pass copies once, but the more
         /// disk it holds: 4,096 frames is 16 MiB (docs/BENCHMARKS.md, "WAL checkpoints by size
         /// and time", for what smaller thresholds cost per ping).
-        var restartFrames = 4_096
+        package var restartFrames: Int
         /// Frames left to copy that are worth pausing the writer for.
-        var pauseFrames = 256
+        package var pauseFrames: Int
         /// WAL frames after which the writer waits for the restart whatever is left to copy
         /// (8,192 frames: 32 MiB, the most the WAL holds beside one batch).
-        var maxFrames = 8_192
+        package var maxFrames: Int
         /// A WAL with frames that no commit touched for this long is checkpointed and truncated.
-        var idleMs = 5_000
+        package var idleMs: Int
+
+        package init(restartFrames: Int = 4_096, pauseFrames: Int = 256, maxFrames: Int = 8_192, idleMs: Int = 5_000) {
+            self.restartFrames = restartFrames
+            self.pauseFrames = pauseFrames
+            self.maxFrames = maxFrames
+            self.idleMs = idleMs
+        }
 
         /// What the writer's connection cuts the WAL file down to when it starts over
         /// (`PRAGMA journal_size_limit`): the WAL a restart is due at.
-        var journalSizeLimitBytes: Int { restartFrames * (4_096 + 24) + 32 }
+        package var journalSizeLimitBytes: Int { restartFrames * (4_096 + 24) + 32 }
     }
 
     /// What the checkpointer has done, for tests and logs.
-    struct Counts: Sendable, Equatable {
-        var passes = 0
-        var restarts = 0
+    package struct Counts: Sendable, Equatable {
+        package var passes = 0
+        package var restarts = 0
         /// Idle WALs truncated to nothing.
-        var truncations = 0
+        package var truncations = 0
     }
 
     private struct State: ~Copyable {
         /// Frames in the WAL after the last commit (SQLite's WAL hook).
-        var walFrames = 0
+        package var walFrames = 0
         /// Frames copied by the last pass.
-        var copiedFrames = 0
+        package var copiedFrames = 0
         /// The writer should pause before its next batch for the last pass.
-        var wantsPause = false
-        var writerWaiting = false
+        package var wantsPause = false
+        package var writerWaiting = false
         /// Waiting for a commit to cross `restartFrames`, or for the writer to pause.
-        var idle = false
+        package var idle = false
         /// After a restart that a reader prevented: where the next one is due.
-        var restartAt: Int
-        var maxAt: Int
-        var closing = false
+        package var restartAt: Int
+        package var maxAt: Int
+        package var closing = false
         /// When a commit last touched the WAL, or an idle truncation was last tried
         /// (`MonotonicClock`): the next one is due `idleMs` after the later.
-        var lastActivityNs: UInt64 = 0
+        package var lastActivityNs: UInt64 = 0
         /// Waiting with an empty WAL, with no idle truncation to time.
-        var waitsForCommit = false
-        var counts = Counts()
+        package var waitsForCommit = false
+        package var counts = Counts()
     }
 
-    let limits: Limits
+    package let limits: Limits
     private let connection: DatabaseQueue
     private let state: Locked<State>
     private let wakeup = DispatchSemaphore(value: 0)
     private let resume = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
 
-    init(path: String, limits: Limits) throws {
+    package init(path: String, limits: Limits) throws {
         self.limits = limits
         state = Locked(State(restartAt: limits.restartFrames, maxAt: limits.maxFrames))
         var configuration = Configuration()
@@ -90,11 +97,11 @@ final class WALCheckpointer: Sendable {
         StoreThread.start(named: "lifesignal.store.checkpointer") { [self] in runLoop() }
     }
 
-    var counts: Counts { state.withLock { $0.counts } }
+    package var counts: Counts { state.withLock { $0.counts } }
 
     /// Takes over checkpoints of the writer's connection: turns SQLite's own off and learns
     /// the WAL's size after each commit. Call on the writer's connection.
-    func attach(to db: Database) throws {
+    package func attach(to db: Database) throws {
         try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
         sqlite3_wal_hook(db.sqliteConnection, { context, _, _, frames in
             Unmanaged<WALCheckpointer>.fromOpaque(context!).takeUnretainedValue().committed(walFrames: Int(frames))
@@ -123,7 +130,7 @@ final class WALCheckpointer: Sendable {
     /// Called by the writer before each batch: when the last pass is due (or the WAL is at
     /// `maxFrames`), waits while the checkpointer copies what is left, so that the batch
     /// starts the WAL over.
-    func pauseIfDue() {
+    package func pauseIfDue() {
         let due = state.withLock { state in
             guard state.wantsPause || state.walFrames >= state.maxAt, !state.closing else { return false }
             state.writerWaiting = true
@@ -136,7 +143,7 @@ final class WALCheckpointer: Sendable {
     }
 
     /// Stops the thread after a last pass. The writer must have stopped first.
-    func close() {
+    package func close() {
         state.withLock { $0.closing = true }
         wakeup.signal()
         finished.wait()

@@ -1,28 +1,29 @@
 import Foundation
 import GRDB
+import LifeSignalEngine
 import LifeSignalUV
 
 /// The store's single writer. Every write submitted while a batch commits goes into the
 /// next transaction, so durable throughput comes from batch size rather than from
 /// relaxing fsync. A write that fails rolls back alone: its batch then runs again with a
 /// savepoint per write.
-final class GroupCommitWriter: Sendable {
-    typealias Completion = @Sendable (Result<StoreWriteResult, Error>) -> Void
+package final class GroupCommitWriter: Sendable {
+    package typealias Completion = @Sendable (Result<StoreWriteResult, Error>) -> Void
 
     private struct Pending: Sendable {
-        var write: StoreWrite
-        var completion: Completion
+        package var write: StoreWrite
+        package var completion: Completion
     }
 
     /// The writer's own statements, prepared on its connection with the first batch.
     private struct Statements {
-        let writes: SQLiteWrites
-        let reads: SQLiteReads
+        package let writes: SQLiteWrites
+        package let reads: SQLiteReads
     }
 
     private struct Queue: ~Copyable {
-        var pending: [Pending] = []
-        var closing = false
+        package var pending: [Pending] = []
+        package var closing = false
     }
 
     private let pool: DatabasePool
@@ -34,16 +35,16 @@ final class GroupCommitWriter: Sendable {
     private let metrics = CommitMetrics()
     /// For tests: a batch that would write fails with SQLITE_FULL, as on a disk with no room,
     /// while a batch of reads alone still runs (an empty transaction commits on a full disk).
-    let simulatedFullDisk = Locked(false)
+    package let simulatedFullDisk = Locked(false)
 
-    init(pool: DatabasePool, checkpointer: WALCheckpointer, scheduler: @escaping CompletionScheduler) {
+    package init(pool: DatabasePool, checkpointer: WALCheckpointer, scheduler: @escaping CompletionScheduler) {
         self.pool = pool
         self.checkpointer = checkpointer
         self.scheduler = scheduler
         StoreThread.start(named: "lifesignal.store.writer") { [self] in runLoop() }
     }
 
-    func submit(_ write: StoreWrite, completion: @escaping Completion) {
+    package func submit(_ write: StoreWrite, completion: @escaping Completion) {
         let wasIdle = queue.withLock { queue in
             let wasIdle = queue.pending.isEmpty
             queue.pending.append(Pending(write: write, completion: completion))
@@ -53,7 +54,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     /// For tests: the writes go into one batch (unless a batch already holds some of them).
-    func submitTogether(_ writes: [(StoreWrite, Completion)]) {
+    package func submitTogether(_ writes: [(StoreWrite, Completion)]) {
         let wasIdle = queue.withLock { queue in
             let wasIdle = queue.pending.isEmpty
             queue.pending += writes.map { Pending(write: $0.0, completion: $0.1) }
@@ -63,7 +64,7 @@ final class GroupCommitWriter: Sendable {
     }
 
     /// Commits what is queued, then stops the thread.
-    func close() {
+    package func close() {
         queue.withLock { $0.closing = true }
         wakeup.signal()
         finished.wait()

@@ -5,8 +5,8 @@ import LifeSignalUV
 /// The embedded default store: SQLite through GRDB in WAL mode, `synchronous = FULL`
 /// so that a committed transaction survives a crash or power loss.
 public final class SQLiteStore: BrokerStore {
-    let pool: DatabasePool
-    let checkpointer: WALCheckpointer
+    package let pool: DatabasePool
+    package let checkpointer: WALCheckpointer
     private let writer: GroupCommitWriter
     private let lock: DataDirectoryLock
     /// The schema's migrations applied, in order (the last names the version), for the log.
@@ -26,7 +26,7 @@ public final class SQLiteStore: BrokerStore {
         try self.init(directory: directory, cacheMiB: cacheMiB, checkpoints: WALCheckpointer.Limits(), scheduler: scheduler)
     }
 
-    init(
+    package init(
         directory: String, cacheMiB: Int = defaultCacheMiB, checkpoints: WALCheckpointer.Limits,
         scheduler: @escaping CompletionScheduler
     ) throws {
@@ -73,7 +73,7 @@ public final class SQLiteStore: BrokerStore {
     }
 
     /// The database file of the store in `directory`; readers such as `PushLog` open it too.
-    static func path(in directory: String) -> String {
+    package static func path(in directory: String) -> String {
         (directory as NSString).appendingPathComponent("lifesignal.sqlite")
     }
 
@@ -82,10 +82,10 @@ public final class SQLiteStore: BrokerStore {
     }
 
     /// For tests: every batch that would write fails as on a full disk while this is true.
-    var simulatedFullDisk: Locked<Bool> { writer.simulatedFullDisk }
+    package var simulatedFullDisk: Locked<Bool> { writer.simulatedFullDisk }
 
     /// For tests: submits the writes so that they are committed in one batch.
-    func submitTogether(_ writes: [(StoreWrite, @Sendable (Result<StoreWriteResult, Error>) -> Void)]) {
+    package func submitTogether(_ writes: [(StoreWrite, @Sendable (Result<StoreWriteResult, Error>) -> Void)]) {
         writer.submitTogether(writes)
     }
 

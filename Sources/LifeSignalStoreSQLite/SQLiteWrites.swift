@@ -1,12 +1,13 @@
 import Foundation
 import GRDB
+import LifeSignalEngine
 import LifeSignalProtocol
 
 /// Applies one `StoreChange` inside the writer's transaction. The changes every ping, check-in,
 /// alert or hello makes (events, contact rows, notifications, the device's last seen) run through
 /// statements prepared once and bound directly (`DirectStatement`); the rarer ones through GRDB's
 /// statement cache.
-struct SQLiteWrites {
+package struct SQLiteWrites {
     private let appendEvent: DirectStatement
     private let pruneEvents: DirectStatement
     private let upsertRelationship: DirectStatement
@@ -16,7 +17,7 @@ struct SQLiteWrites {
     private let notificationPruning: NotificationPruning
 
     /// Prepares the statements on the writer's connection, which they must only be used with.
-    init(_ db: Database) throws {
+    package init(_ db: Database) throws {
         appendEvent = try DirectStatement(db, sql: "INSERT INTO events (user_id, seq, body) VALUES (?, ?, ?)")
         pruneEvents = try DirectStatement(db, sql: "DELETE FROM events WHERE user_id = ? AND seq <= ?")
         // An upsert rewrites the row where it is; OR REPLACE deleted it and inserted it again.
@@ -48,7 +49,7 @@ struct SQLiteWrites {
     /// Applies one request's changes in order. A request writes both sides of a relationship,
     /// one after the other, and both are the same row: a side that would write again exactly the
     /// row this request's last relationship write left costs no statement.
-    func apply(_ changes: [StoreChange], _ db: Database) throws {
+    package func apply(_ changes: [StoreChange], _ db: Database) throws {
         var lastRelationship: RelationshipRow?
         for change in changes { try apply(change, after: &lastRelationship, db) }
     }
@@ -154,13 +155,13 @@ struct SQLiteWrites {
 }
 
 /// The mutable columns of `users`, shared by insert, update and load so they cannot drift apart.
-enum UserColumns {
-    static let profile = [
+package enum UserColumns {
+    package static let profile = [
         "name", "phone", "qr_code", "check_in_interval_sec", "last_check_in_at", "check_in_deadline",
         "is_non_responsive", "alert_id", "alert_started_at", "alert_message", "push_enabled", "muted_types",
     ]
 
-    static func profileArguments(_ user: User) -> StatementArguments {
+    package static func profileArguments(_ user: User) -> StatementArguments {
         [
             user.name, user.phone, user.qrCode, user.checkInIntervalSec, user.lastCheckInAt, user.checkInDeadline,
             user.isNonResponsive, user.alert?.id, user.alert?.startedAt, user.alert?.message,
@@ -170,10 +171,10 @@ enum UserColumns {
 
     /// Every column of a user row, in the order `createUser` writes them and `userAndTokenHash(from:)`
     /// reads them: `profile`, then id, token_hash and created_at.
-    static let all = profile + ["id", "token_hash", "created_at"]
+    package static let all = profile + ["id", "token_hash", "created_at"]
 
     /// A user read by `SQLiteReads`, its columns selected in the order of `all`.
-    static func userAndTokenHash(from row: DirectStatement.Columns) -> (User, [UInt8]) {
+    package static func userAndTokenHash(from row: DirectStatement.Columns) -> (User, [UInt8]) {
         let id = Int32(profile.count)
         let user = User(
             id: row.string(id),

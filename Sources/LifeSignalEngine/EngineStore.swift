@@ -32,8 +32,3 @@ public protocol EngineStore: Sendable {
     /// longer retained or their frames would take more than `maxBytes` (`hello … resume`).
     func events(of userID: String, after: Int64, through: Int64, maxBytes: Int) async throws -> [[UInt8]]?
 }
-
-/// A store answered a query with a result of another kind: a bug, not a condition.
-struct MismatchedStoreAnswer: Error {
-    let query: StoreQuery
-}
