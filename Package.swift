@@ -73,7 +73,9 @@ let package = Package(
             name: "LifeSignalEngine",
             dependencies: [
                 "LifeSignalProtocol", "LifeSignalRules", "LifeSignalPush",
+                "LifeSignalUV",  // Locked (Credentials' id source)
                 .product(name: "DequeModule", package: "swift-collections"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSwift6
         ),
@@ -145,7 +147,7 @@ let package = Package(
         .target(
             name: "LifeSignalPostgres",
             dependencies: [
-                "LifeSignalProtocol",
+                "LifeSignalEngine", "LifeSignalProtocol", "LifeSignalRules", "LifeSignalPush",
                 "LifeSignalUV",  // Locked: a lock ThreadSanitizer sees
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // sslmode: postgres-nio's TLS is configured with swift-nio-ssl's types.
@@ -238,7 +240,8 @@ let package = Package(
         .testTarget(
             name: "LifeSignalBrokerTests",
             dependencies: [
-                "LifeSignalBroker", "LifeSignalEngine", "LifeSignalStoreSQLite", "LifeSignalRules", "LifeSignalClient",
+                "LifeSignalBroker", "LifeSignalEngine", "LifeSignalStoreSQLite", "LifeSignalPostgres", "LifeSignalRules",
+                "LifeSignalClient",
                 "LifeSignalProtocol", "LifeSignalUV", "LifeSignalPush", "LifeSignalLimits", "LifeSignalFuzzing",
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,6 +1,7 @@
 import DequeModule
 import LifeSignalEngine
 import LifeSignalLimits
+import LifeSignalPostgres
 import LifeSignalProtocol
 import LifeSignalPush
 import LifeSignalStoreSQLite

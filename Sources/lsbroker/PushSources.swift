@@ -1,4 +1,5 @@
 import LifeSignalBroker
+import LifeSignalPostgres
 
 /// Where `lsbroker pushes` reads recorded pushes: the embedded store or a cluster's PostgreSQL.
 protocol PushRecords {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LifeSignalBroker
+import LifeSignalPostgres
 import LifeSignalProtocol
 import LifeSignalPush
 import Logging

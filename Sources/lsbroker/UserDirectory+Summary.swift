@@ -1,5 +1,6 @@
 import GRDB
 import LifeSignalBroker
+import LifeSignalEngine
 
 extension UserDirectory {
     /// `lsbroker users --data-dir`: one user's summary, or nil for an id the store does not know.

@@ -1,4 +1,6 @@
 import LifeSignalBroker
+import LifeSignalEngine
+import LifeSignalPostgres
 
 /// Where `lsbroker users` reads users: the embedded store or a cluster's PostgreSQL.
 protocol UserSummaries: UserNames {

@@ -1,4 +1,5 @@
 import LifeSignalBroker
+import LifeSignalEngine
 import LifeSignalProtocol
 
 extension UserSummary {

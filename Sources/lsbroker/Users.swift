@@ -1,6 +1,8 @@
 import ArgumentParser
 import Foundation
 import LifeSignalBroker
+import LifeSignalEngine
+import LifeSignalPostgres
 import Logging
 
 /// `lsbroker users QUERY`: what the store holds of a user, found by id or by name (any case), for

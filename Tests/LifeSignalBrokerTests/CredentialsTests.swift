@@ -1,4 +1,5 @@
 @testable import LifeSignalBroker
+import LifeSignalEngine
 import Testing
 
 @Suite struct CredentialsTests {

@@ -1,6 +1,7 @@
 import Foundation
 @testable import LifeSignalBroker
 import LifeSignalClient
+import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalStoreSQLite
 import LifeSignalUV

@@ -1,4 +1,5 @@
 @testable import LifeSignalBroker
+import LifeSignalPostgres
 import LifeSignalProtocol
 import Testing
 

@@ -1,4 +1,5 @@
 @testable import LifeSignalBroker
+import LifeSignalEngine
 import LifeSignalPostgres
 import LifeSignalProtocol
 import LifeSignalRules

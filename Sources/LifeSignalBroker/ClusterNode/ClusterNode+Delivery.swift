@@ -1,4 +1,5 @@
 import CoreMetrics
+import LifeSignalPostgres
 import LifeSignalProtocol
 import LifeSignalPush
 

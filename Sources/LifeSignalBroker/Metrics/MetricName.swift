@@ -1,3 +1,4 @@
+import LifeSignalPostgres
 import LifeSignalPush
 import LifeSignalStoreSQLite
 

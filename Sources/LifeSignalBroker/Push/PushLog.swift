@@ -6,11 +6,7 @@ import LifeSignalStoreSQLite
 /// The pushes the broker has recorded, read straight from its SQLite file with a read-only
 /// connection: WAL lets it read while the broker writes (`lsbroker pushes`).
 public final class PushLog {
-    /// One recorded push; `position` orders them and lets a follower ask for what is newer.
-    public struct Entry: Sendable {
-        public var position: Int64
-        public var push: PushMessage
-    }
+    public typealias Entry = RecordedPush
 
     public struct Missing: Error, CustomStringConvertible {
         public let description: String

@@ -1,3 +1,4 @@
+import LifeSignalEngine
 import LifeSignalProtocol
 
 extension UserSession {

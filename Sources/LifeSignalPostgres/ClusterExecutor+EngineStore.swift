@@ -20,7 +20,7 @@ extension ClusterExecutor: EngineStore {
         }.first
     }
 
-    public func notification(_ id: String, of userID: String, history: Int) async throws -> Notification? {
+    public func notification(_ id: String, of userID: String, history: Int) async throws -> LifeSignalProtocol.Notification? {
         let logger = self.logger
         return try await database.withConnection { connection in
             try await ClusterRows.notification(id, of: userID, history: history, on: connection, logger: logger)
@@ -28,7 +28,7 @@ extension ClusterExecutor: EngineStore {
     }
 
     public func notifications(of userID: String, before: String?, limit: Int, history: Int) async throws
-        -> [Notification]?
+        -> [LifeSignalProtocol.Notification]?
     {
         let logger = self.logger
         return try await database.withConnection { connection in

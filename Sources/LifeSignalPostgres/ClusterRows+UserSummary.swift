@@ -1,8 +1,9 @@
+import LifeSignalEngine
 import PostgresNIO
 
 extension ClusterRows {
     /// `lsbroker users --postgres`: one user's summary, or nil for an id the cluster does not know.
-    static func summary(of userID: String, on connection: PostgresConnection, logger: Logger) async throws
+    package static func summary(of userID: String, on connection: PostgresConnection, logger: Logger) async throws
         -> UserSummary?
     {
         var found: (name: String, createdAt: Int64, seq: Int64)?

@@ -17,7 +17,7 @@ public struct ClusterGreeting: Sendable {
     public let catchUp: ClusterCatchUp
 
     /// The catch-up as frames, to follow the `ok`.
-    var frames: [UInt8] {
+    package var frames: [UInt8] {
         switch catchUp {
         case .events(let events): events.flatMap { FrameEncoder.frame(body: Array($0.body.utf8)) }
         case .snapshot(let frame): frame
@@ -148,7 +148,7 @@ extension ClusterExecutor {
 
     /// The user, each contact as they see them (derived from the contact's own row), the newest
     /// notifications and the unread count, at `seq`.
-    static func snapshot(of userID: String, seq: Int64, recentNotifications: Int, history: Int,
+    package static func snapshot(of userID: String, seq: Int64, recentNotifications: Int, history: Int,
                          on connection: PostgresConnection, logger: Logger) async throws -> [UInt8] {
         guard let account = try await ClusterRows.accounts([userID], on: connection, logger: logger).first else {
             throw ProtocolError(.unauthenticated, "unknown user")

@@ -6,7 +6,7 @@ extension ClusterRows {
     /// Each contact of `account` as they see them, in the order they were added (`contacts.list`
     /// and snapshots), derived from each contact's own row (§4; ARCHITECTURE.md, "Rules are plain
     /// functions").
-    static func contactViews(of account: Account, on connection: PostgresConnection, logger: Logger) async throws
+    package static func contactViews(of account: Account, on connection: PostgresConnection, logger: Logger) async throws
         -> [Contact]
     {
         let others = try await accounts(Array(account.contacts.keys), on: connection, logger: logger)

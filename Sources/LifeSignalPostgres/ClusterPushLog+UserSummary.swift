@@ -1,3 +1,4 @@
+import LifeSignalEngine
 import LifeSignalUV
 
 extension ClusterPushLog {

@@ -1,7 +1,7 @@
 import PostgresNIO
 
 /// The text of one statement of the hot path, with `$1`… for its bindings.
-protocol StatementText {
+package protocol StatementText {
     static var sql: String { get }
 }
 
@@ -9,27 +9,27 @@ protocol StatementText {
 /// prepares it under the name of its text's type the first time a connection runs it. The hot
 /// path runs a few statements thousands of times a second, and parsing and planning each anew
 /// was a third of PostgreSQL's time (docs/BENCHMARKS.md, "Cluster").
-struct Prepared<Text: StatementText>: PostgresPreparedStatement {
-    static var name: String { String(reflecting: Text.self) }
-    static var sql: String { Text.sql }
+package struct Prepared<Text: StatementText>: PostgresPreparedStatement {
+    package static var name: String { String(reflecting: Text.self) }
+    package static var sql: String { Text.sql }
 
-    let bindings: PostgresBindings
+    package let bindings: PostgresBindings
 
-    init(_ values: any PostgresDynamicTypeEncodable...) { self.init(values) }
+    package init(_ values: any PostgresDynamicTypeEncodable...) { self.init(values) }
 
-    init(_ values: [any PostgresDynamicTypeEncodable]) {
+    package init(_ values: [any PostgresDynamicTypeEncodable]) {
         var bindings = PostgresBindings(capacity: values.count)
         for value in values { bindings.append(value) }
         self.bindings = bindings
     }
 
-    func makeBindings() -> PostgresBindings { bindings }
-    func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
+    package func makeBindings() -> PostgresBindings { bindings }
+    package func decodeRow(_ row: PostgresRow) -> PostgresRow { row }
 }
 
 extension PostgresConnection {
     /// Runs a prepared statement; its rows.
-    func run<Text>(_ statement: Prepared<Text>, logger: Logger) async throws
+    package func run<Text>(_ statement: Prepared<Text>, logger: Logger) async throws
         -> AsyncThrowingMapSequence<PostgresRowSequence, PostgresRow>
     {
         try await execute(statement, logger: logger)

@@ -1,13 +1,13 @@
 /// The hints brokers send each other after a commit (ARCHITECTURE.md, "The cluster"): one
 /// `pg_notify` per few milliseconds, outside every write transaction, naming users and their new
 /// head seqs. A hint only says "read the log"; a lost one is made up by the periodic head check.
-enum ClusterHints {
-    static let channel = "lifesignal_events"
+package enum ClusterHints {
+    package static let channel = "lifesignal_events"
     /// NOTIFY payloads must stay under 8,000 bytes.
-    static let maxPayloadBytes = 7_000
+    package static let maxPayloadBytes = 7_000
 
     /// `user:seq` pairs joined by commas, split so that no payload is over the limit.
-    static func payloads(_ heads: [String: Int64]) -> [String] {
+    package static func payloads(_ heads: [String: Int64]) -> [String] {
         var payloads: [String] = []
         var current = ""
         for (userID, seq) in heads.sorted(by: { $0.key < $1.key }) {
@@ -26,14 +26,14 @@ enum ClusterHints {
     /// held it, closes its connection there with `replaced` (§3). It names the old holder, not
     /// the new one: a device that moved twice in quick succession must not be cut on its newest
     /// broker by the notice of its first move arriving late.
-    static func replaced(userID: String, deviceID: String, on holder: String) -> String {
+    package static func replaced(userID: String, deviceID: String, on holder: String) -> String {
         "\(replacedPrefix)\(userID) \(deviceID) \(holder)"
     }
 
-    static let replacedPrefix = "replaced "
+    package static let replacedPrefix = "replaced "
 
     /// A `replaced` notice's parts (the broker named is the old holder), or nil for a payload of hints.
-    static func parseReplaced(_ payload: String) -> (userID: String, deviceID: String, holder: String)? {
+    package static func parseReplaced(_ payload: String) -> (userID: String, deviceID: String, holder: String)? {
         guard payload.hasPrefix(replacedPrefix) else { return nil }
         let parts = payload.dropFirst(replacedPrefix.count).split(separator: " ", maxSplits: 2)
         guard parts.count == 3 else { return nil }
@@ -42,7 +42,7 @@ enum ClusterHints {
 
     /// The pairs of a payload; malformed pairs are skipped (a hint is never trusted for more
     /// than "look").
-    static func parse(_ payload: String) -> [(userID: String, seq: Int64)] {
+    package static func parse(_ payload: String) -> [(userID: String, seq: Int64)] {
         payload.split(separator: ",").compactMap { pair in
             guard let colon = pair.lastIndex(of: ":"), let seq = Int64(pair[pair.index(after: colon)...]) else {
                 return nil

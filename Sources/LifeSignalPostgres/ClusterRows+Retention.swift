@@ -4,7 +4,7 @@ import PostgresNIO
 extension ClusterRows {
     /// Keeps a user's newest `count` notifications with their pushes (§10). Asked when a
     /// notification's position is a multiple of 64, so about once per 64 notifications.
-    static func keepNewestNotifications(_ count: Int, of userID: String, on connection: PostgresConnection,
+    package static func keepNewestNotifications(_ count: Int, of userID: String, on connection: PostgresConnection,
                                         logger: Logger) async throws {
         let oldestKept = try await historyFloor(of: userID, history: count, on: connection, logger: logger)
         guard oldestKept > 0 else { return }

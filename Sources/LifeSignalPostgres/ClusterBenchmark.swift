@@ -1,4 +1,5 @@
 import Foundation
+import LifeSignalEngine
 import LifeSignalPostgres
 import LifeSignalProtocol
 import LifeSignalRules

@@ -10,8 +10,8 @@ import LifeSignalUV
 /// a token is stored only as its SHA-256 hash and compared in constant time.
 public enum Credentials {
     /// QR codes avoid look-alike characters (0/O, 1/I) because people read them off screens.
-    static let qrAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789".utf8)
-    static let base32Lower = Array("abcdefghijklmnopqrstuvwxyz234567".utf8)
+    package static let qrAlphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ23456789".utf8)
+    package static let base32Lower = Array("abcdefghijklmnopqrstuvwxyz234567".utf8)
 
     /// Secret random bytes (tokens, QR codes, user ids), from swift-crypto.
     public static func randomBytes(_ count: Int) -> [UInt8] {
@@ -21,20 +21,20 @@ public enum Credentials {
 
     /// Base32 digits in ASCII order, so that fixed-width numbers written with them sort as text
     /// (SQLite's default collation compares bytes).
-    static let sortableBase32 = Array("234567abcdefghijklmnopqrstuvwxyz".utf8)
+    package static let sortableBase32 = Array("234567abcdefghijklmnopqrstuvwxyz".utf8)
 
     /// The ids made on every request (notifications, pings, alerts, sessions) draw from one
     /// 4 KiB pool of the OS generator: swift-crypto makes a system call per 8 bytes here.
     private static let ids = Locked(IDSource())
 
     private struct IDSource: ~Copyable {
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        var next = 4096
+        package var bytes = [UInt8](repeating: 0, count: 4096)
+        package var next = 4096
         /// The last order value given out: ids made later in this process sort after it.
-        var lastOrder: UInt64 = 0
+        package var lastOrder: UInt64 = 0
 
         /// The next 64 random bits, the pool's bytes read in order (most significant first).
-        mutating func take64() -> UInt64 {
+        package mutating func take64() -> UInt64 {
             if next + 8 > bytes.count {
                 // glibc's arc4random_buf: the kernel CSPRNG (getrandom), one call for the whole refill.
                 bytes.withUnsafeMutableBytes { arc4random_buf($0.baseAddress!, $0.count) }
@@ -46,7 +46,7 @@ public enum Credentials {
 
         /// Milliseconds since 1970 above a 16-bit count, never below the last one: strictly
         /// increasing within the process even if the clock steps back.
-        mutating func order(nowMs: Int64) -> UInt64 {
+        package mutating func order(nowMs: Int64) -> UInt64 {
             lastOrder = max(UInt64(max(nowMs, 0)) << 16, lastOrder + 1)
             return lastOrder
         }
@@ -64,7 +64,7 @@ public enum Credentials {
     /// being guessed (ownership is checked anyway). At most 2 + 1 + 12 + 13 characters.
     public static func newID(prefix: String) -> String { newID(prefix: prefix, nowMs: WallClock.nowMs()) }
 
-    static func newID(prefix: String, nowMs: Int64) -> String {
+    package static func newID(prefix: String, nowMs: Int64) -> String {
         let (order, random) = ids.withLock { source in (source.order(nowMs: nowMs), source.take64()) }
         return id(prefix: prefix, order: order, random: random)
     }
@@ -72,7 +72,7 @@ public enum Credentials {
     /// `prefix_`, `order` as 12 digits of `sortableBase32` (60 bits; order values need 57) most
     /// significant first, then `random` in base32 as `encode` writes its 8 bytes: written
     /// straight into the string's storage, the one allocation an id costs (two per ping).
-    static func id(prefix: String, order: UInt64, random: UInt64) -> String {
+    package static func id(prefix: String, order: UInt64, random: UInt64) -> String {
         let prefix = prefix.utf8
         return String(unsafeUninitializedCapacity: prefix.count + 1 + 12 + 13) { out in
             var count = 0
@@ -101,12 +101,12 @@ public enum Credentials {
     }
 
     /// Constant-time (`TokenHash.matches`); a malformed stored hash (nil) matches no token.
-    static func verify(token: String, against storedHash: TokenHash?) -> Bool {
+    package static func verify(token: String, against storedHash: TokenHash?) -> Bool {
         guard let storedHash, let presented = TokenHash(hash(token: token)) else { return false }
         return presented.matches(storedHash)
     }
 
-    static func encode(_ bytes: [UInt8], alphabet: [UInt8]) -> String {
+    package static func encode(_ bytes: [UInt8], alphabet: [UInt8]) -> String {
         var output: [UInt8] = []
         output.reserveCapacity(bytes.count * 8 / 5 + 1)
         var buffer: UInt32 = 0

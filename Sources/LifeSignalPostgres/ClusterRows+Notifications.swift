@@ -6,14 +6,14 @@ import PostgresNIO
 /// out, so what a user sees is exactly the newest `history` (0: all).
 extension ClusterRows {
     /// A user's newest notifications, newest first.
-    static func newestNotifications(of userID: String, limit: Int, history: Int, on connection: PostgresConnection,
+    package static func newestNotifications(of userID: String, limit: Int, history: Int, on connection: PostgresConnection,
                                     logger: Logger) async throws -> [LifeSignalProtocol.Notification]
     {
         try await notifications(of: userID, before: nil, limit: limit, history: history, on: connection, logger: logger)!
     }
 
     /// The lowest position in the user's history, or 0 when it holds no more than `history`.
-    static func historyFloor(of userID: String, history: Int, on connection: PostgresConnection,
+    package static func historyFloor(of userID: String, history: Int, on connection: PostgresConnection,
                                      logger: Logger) async throws -> Int64 {
         guard history > 0 else { return 0 }
         var floor: Int64 = 0
@@ -27,7 +27,7 @@ extension ClusterRows {
 
     /// A page of the user's notifications, newest first, older than the one `before` names;
     /// nil when the user has no notification of that id.
-    static func notifications(of userID: String, before beforeID: String?, limit: Int, history: Int,
+    package static func notifications(of userID: String, before beforeID: String?, limit: Int, history: Int,
                               on connection: PostgresConnection, logger: Logger) async throws
         -> [LifeSignalProtocol.Notification]?
     {
@@ -48,7 +48,7 @@ extension ClusterRows {
     }
 
     /// The user's newest notifications made at or after `since` (ms), newest first.
-    static func notifications(of userID: String, since: Int64, limit: Int, on connection: PostgresConnection,
+    package static func notifications(of userID: String, since: Int64, limit: Int, on connection: PostgresConnection,
                               logger: Logger) async throws -> [LifeSignalProtocol.Notification]
     {
         try await decoded(connection.query("""
@@ -59,7 +59,7 @@ extension ClusterRows {
     }
 
     /// The user's notification of that id (someone else's is nil, like an unknown one).
-    static func notification(_ id: String, of userID: String, history: Int, on connection: PostgresConnection,
+    package static func notification(_ id: String, of userID: String, history: Int, on connection: PostgresConnection,
                              logger: Logger) async throws -> LifeSignalProtocol.Notification?
     {
         let floor = try await historyFloor(of: userID, history: history, on: connection, logger: logger)
@@ -104,7 +104,7 @@ extension ClusterRows {
         return notifications
     }
 
-    static func unreadCount(of userID: String, history: Int, on connection: PostgresConnection, logger: Logger)
+    package static func unreadCount(of userID: String, history: Int, on connection: PostgresConnection, logger: Logger)
         async throws -> Int
     {
         let floor = try await historyFloor(of: userID, history: history, on: connection, logger: logger)

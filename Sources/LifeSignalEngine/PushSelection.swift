@@ -4,10 +4,10 @@ import LifeSignalPush
 
 /// Who is pushed for a stored notification, and with what (PROTOCOL §7). Pure, so that the
 /// rules are testable without a broker.
-enum PushSelection {
+package enum PushSelection {
     /// One message per device of `userID` that has a token and is not online, unless the
     /// preferences say not to push this type. Ordered by device; a token is pushed at most once.
-    static func messages(
+    package static func messages(
         for notification: Notification, userID: String, devices: some Sequence<DeviceRecord>,
         isOnline: (String) -> Bool, preferences: Preferences
     ) -> [PushMessage] {
@@ -26,7 +26,7 @@ enum PushSelection {
     /// FCM data values must be strings, so absent ids are left out rather than sent as null. An
     /// alert's own words are in the visible body too, not only in `data`; pings from one sender
     /// collapse into the newest on the device; safety pushes ask for immediate delivery.
-    static func fcmBody(token: String, _ notification: Notification) -> JSONValue {
+    package static func fcmBody(token: String, _ notification: Notification) -> JSONValue {
         var data: JSONObject = [
             "notificationId": .string(notification.id),
             "type": .string(notification.type.rawValue),

@@ -2,11 +2,11 @@ import LifeSignalEngine
 
 /// Which stored devices make room for a new one under `maxStoredDevices` (§10). Pure, so that
 /// the choice is testable without a broker.
-enum StoredDeviceQuota {
+package enum StoredDeviceQuota {
     /// The devices to forget so that one more fits under `limit` (0: no limit): the least
     /// recently seen offline ones, a device never seen first and ties by id. Empty when there is
     /// room already; nil when too few are offline to make it.
-    static func devicesToForget(stored: some Collection<DeviceRecord>, limit: Int,
+    package static func devicesToForget(stored: some Collection<DeviceRecord>, limit: Int,
                                 isOnline: (String) -> Bool) -> [DeviceRecord]? {
         guard limit > 0, stored.count >= limit else { return [] }
         let excess = stored.count - limit + 1

@@ -4,10 +4,10 @@ import PostgresNIO
 
 extension ClusterRows {
     /// A broker whose heartbeat is older than this is dead, and its devices offline.
-    static let presenceExpirySeconds = 15
+    package static let presenceExpirySeconds = 15
 
     /// The devices of `userID` and which of them are online on a live broker of the cluster.
-    static func devices(of userID: String, on connection: PostgresConnection, logger: Logger) async throws
+    package static func devices(of userID: String, on connection: PostgresConnection, logger: Logger) async throws
         -> (devices: [DeviceRecord], online: Set<String>)
     {
         var devices: [DeviceRecord] = []
@@ -22,7 +22,7 @@ extension ClusterRows {
     }
 
     /// The devices of `userID` online on a live broker of the cluster, and that broker's id.
-    static func presence(of userID: String, on connection: PostgresConnection, logger: Logger) async throws
+    package static func presence(of userID: String, on connection: PostgresConnection, logger: Logger) async throws
         -> [String: String]
     {
         var holders: [String: String] = [:]
@@ -37,7 +37,7 @@ extension ClusterRows {
 
     /// The devices of `userIDs` that have a push token (the only ones a notification may push), and
     /// which of them are online on a live broker, in one statement; by user.
-    static func pushableDevices(of userIDs: [String], on connection: PostgresConnection, logger: Logger) async throws
+    package static func pushableDevices(of userIDs: [String], on connection: PostgresConnection, logger: Logger) async throws
         -> [String: (devices: [DeviceRecord], online: Set<String>)]
     {
         var found: [String: (devices: [DeviceRecord], online: Set<String>)] = [:]
@@ -54,8 +54,8 @@ extension ClusterRows {
         return found
     }
 
-    enum PushableDevices: StatementText {
-        static let sql = """
+    package enum PushableDevices: StatementText {
+        package static let sql = """
             SELECT d.user_id, d.device_id, d.platform, d.push_token, d.last_seen_at, EXISTS (
                 SELECT 1 FROM presence p JOIN brokers b ON b.broker_id = p.broker_id
                 WHERE p.user_id = d.user_id AND p.device_id = d.device_id

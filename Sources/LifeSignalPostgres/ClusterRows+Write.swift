@@ -7,20 +7,20 @@ import PostgresNIO
 extension ClusterRows {
     /// What one batch adds: contact rows, new heads with the events under them, notifications and
     /// the pushes recorded for them.
-    struct Additions {
-        var contactRows: [ContactRecord] = []
-        var heads: [String: Int64] = [:]
-        var events: [CommittedEvent] = []
-        var notifications: [(userID: String, notification: LifeSignalProtocol.Notification)] = []
-        var pushes: [PushMessage] = []
+    package struct Additions {
+        package var contactRows: [ContactRecord] = []
+        package var heads: [String: Int64] = [:]
+        package var events: [CommittedEvent] = []
+        package var notifications: [(userID: String, notification: LifeSignalProtocol.Notification)] = []
+        package var pushes: [PushMessage] = []
 
-        var isEmpty: Bool { contactRows.isEmpty && events.isEmpty && notifications.isEmpty && pushes.isEmpty }
+        package var isEmpty: Bool { contactRows.isEmpty && events.isEmpty && notifications.isEmpty && pushes.isEmpty }
     }
 
     /// Writes `additions` in one statement; each new notification's user and position in the
     /// history. The parts touch different tables, so running them as sibling data-modifying
     /// CTEs (which see one snapshot, not each other's rows) loses nothing.
-    static func write(_ additions: Additions, on connection: PostgresConnection, logger: Logger) async throws
+    package static func write(_ additions: Additions, on connection: PostgresConnection, logger: Logger) async throws
         -> [(userID: String, position: Int64)]
     {
         guard !additions.isEmpty else { return [] }
@@ -48,8 +48,8 @@ extension ClusterRows {
     /// Arrays cannot hold NULL here, so an absent ping or field travels as "" (never a value).
     /// The heads are found by `id = ANY`, an index scan: a join of users with the unnested list
     /// is planned as a scan of every user while the table is small.
-    enum WriteBatch: StatementText {
-        static let sql = """
+    package enum WriteBatch: StatementText {
+        package static let sql = """
             WITH contact_rows AS (
             \(UpsertContacts.sql)
             ), heads AS (

@@ -15,11 +15,11 @@ extension ClusterExecutor {
     }
 
     /// Rows older than this are not made up for: a push is for now, and the history is on `resume`.
-    static let missedPushWindowMs: Int64 = 3_600_000
+    package static let missedPushWindowMs: Int64 = 3_600_000
     /// At most this many missed notifications are pushed per device (a snapshot's newest 100).
-    static let missedPushLimit = 100
+    package static let missedPushLimit = 100
     /// Clocks of brokers differ a little: a push made twice is better than one skipped.
-    static let missedPushMarginMs: Int64 = 2_000
+    package static let missedPushMarginMs: Int64 = 2_000
 
     /// Makes this broker's presence rows the devices it `held` (and says it is alive): rows of
     /// other devices are deleted, a held device without a row gets one back (unless another broker

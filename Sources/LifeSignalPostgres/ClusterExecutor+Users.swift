@@ -39,8 +39,8 @@ extension ClusterExecutor {
 
     /// An index scan per user (LATERAL): a plain join of the list with the log is planned as a
     /// scan of the whole log once the list is long.
-    enum EventsAfter: StatementText {
-        static let sql = """
+    package enum EventsAfter: StatementText {
+        package static let sql = """
             SELECT w.user_id, e.seq, e.body
             FROM unnest($1::text[], $2::bigint[]) AS w(user_id, after)
             CROSS JOIN LATERAL (SELECT seq, body FROM events

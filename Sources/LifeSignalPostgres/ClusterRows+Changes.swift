@@ -6,7 +6,7 @@ extension ClusterRows {
     /// Writes one change, as `SQLiteWrites` does in the embedded store. A request's contact rows,
     /// events, notifications and pushes go in one statement instead (`write(_ additions:)`); the
     /// rules' other changes and the store protocol's commits (`EngineStore`) come here.
-    static func apply(_ change: StoreChange, on connection: PostgresConnection, logger: Logger) async throws {
+    package static func apply(_ change: StoreChange, on connection: PostgresConnection, logger: Logger) async throws {
         switch change {
         case .createUser(let user, let tokenHash):
             try await insert(user, tokenHash: tokenHash, on: connection, logger: logger)

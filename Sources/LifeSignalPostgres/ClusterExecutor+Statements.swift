@@ -3,13 +3,13 @@ import PostgresNIO
 extension ClusterExecutor {
     /// Runs one statement on a leased connection (bounded wait: `ClusterDatabase.withConnection`);
     /// its rows, if any, are not needed.
-    func execute(_ query: PostgresQuery) async throws {
+    package func execute(_ query: PostgresQuery) async throws {
         let logger = self.logger
         try await database.withConnection { try await $0.query(query, logger: logger).drain() }
     }
 
     /// Runs one query on a leased connection; each row as `decode` makes it.
-    func collect<T: Sendable>(_ query: PostgresQuery, _ decode: @escaping @Sendable (PostgresRow) throws -> T)
+    package func collect<T: Sendable>(_ query: PostgresQuery, _ decode: @escaping @Sendable (PostgresRow) throws -> T)
         async throws -> [T]
     {
         let logger = self.logger
@@ -21,7 +21,7 @@ extension ClusterExecutor {
     }
 
     /// Runs one prepared statement on a leased connection; each row as `decode` makes it.
-    func collect<Text, T: Sendable>(_ statement: Prepared<Text>,
+    package func collect<Text, T: Sendable>(_ statement: Prepared<Text>,
                                     _ decode: @escaping @Sendable (PostgresRow) throws -> T) async throws -> [T] {
         let logger = self.logger
         return try await database.withConnection { connection in

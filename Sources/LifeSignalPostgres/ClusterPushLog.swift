@@ -9,8 +9,8 @@ import PostgresNIO
 /// directory). Blocking calls,
 /// for a command-line tool; reads only.
 public final class ClusterPushLog {
-    let database: ClusterDatabase
-    let logger: Logger
+    package let database: ClusterDatabase
+    package let logger: Logger
 
     public init(url text: String, logger: Logger) throws {
         let url = try PostgresURL(parsing: text)
@@ -24,12 +24,12 @@ public final class ClusterPushLog {
     }
 
     /// The newest `limit` pushes (all when nil), oldest first.
-    public func latest(userID: String?, limit: Int?) throws -> [PushLog.Entry] {
+    public func latest(userID: String?, limit: Int?) throws -> [RecordedPush] {
         try select(userID: userID, after: nil, newestFirst: true, limit: limit).reversed()
     }
 
     /// Pushes recorded after `position`, oldest first, at most `limit`.
-    public func after(_ position: Int64, userID: String?, limit: Int) throws -> [PushLog.Entry] {
+    public func after(_ position: Int64, userID: String?, limit: Int) throws -> [RecordedPush] {
         try select(userID: userID, after: position, newestFirst: false, limit: limit)
     }
 
@@ -47,7 +47,7 @@ public final class ClusterPushLog {
     }
 
     private func select(userID: String?, after position: Int64?, newestFirst: Bool, limit: Int?) throws
-        -> [PushLog.Entry]
+        -> [RecordedPush]
     {
         let order = newestFirst ? "DESC" : "ASC"
         return try rows("""
@@ -57,13 +57,13 @@ public final class ClusterPushLog {
             """) { row in
             let (position, userID, deviceID, token, notificationID, body, createdAt) =
                 try row.decode((Int64, String, String, String, String, String, Int64).self)
-            return PushLog.Entry(position: position, push: PushMessage(
+            return RecordedPush(position: position, push: PushMessage(
                 userID: userID, deviceID: deviceID, token: token, notificationID: notificationID,
                 body: Array(body.utf8), createdAt: createdAt))
         }
     }
 
-    func rows<T: Sendable>(_ query: PostgresQuery, _ decode: @escaping @Sendable (PostgresRow) throws -> T)
+    package func rows<T: Sendable>(_ query: PostgresQuery, _ decode: @escaping @Sendable (PostgresRow) throws -> T)
         throws -> [T]
     {
         let (database, logger) = (self.database, self.logger)

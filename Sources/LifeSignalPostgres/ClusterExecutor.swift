@@ -11,6 +11,12 @@ public struct CommittedEvent: Sendable, Equatable {
     public let userID: String
     public let seq: Int64
     public let frame: [UInt8]
+
+    package init(userID: String, seq: Int64, frame: [UInt8]) {
+        self.userID = userID
+        self.seq = seq
+        self.frame = frame
+    }
 }
 
 /// The cluster executor of the rules (ARCHITECTURE.md: "Rules are plain functions", "The cluster"):
@@ -20,10 +26,10 @@ public struct CommittedEvent: Sendable, Equatable {
 /// point; any broker may run it for any user, and PostgreSQL keeps each user's seq gapless.
 public struct ClusterExecutor: Sendable {
     public let database: ClusterDatabase
-    let logger: Logger
+    package let logger: Logger
     /// Events kept per user for `resume` (§6) and notifications kept per user (§10).
-    let eventRetention: Int
-    let notificationHistory: Int
+    package let eventRetention: Int
+    package let notificationHistory: Int
 
     public init(database: ClusterDatabase, logger: Logger, eventRetention: Int = 1_000, notificationHistory: Int = 1_000) {
         self.database = database
@@ -103,7 +109,7 @@ public struct ClusterExecutor: Sendable {
 
     /// The error of the transaction's body (a refusal of the rules, a retry) or of its commit,
     /// rather than postgres-nio's wrapper around it.
-    static func unwrapped<T>(_ transaction: () async throws -> T) async throws -> T {
+    package static func unwrapped<T>(_ transaction: () async throws -> T) async throws -> T {
         do {
             return try await transaction()
         } catch let error as PostgresTransactionError {
@@ -113,11 +119,11 @@ public struct ClusterExecutor: Sendable {
 
     /// What `write` stored: every event in seq order per user, the pushes recorded, and for each
     /// step the last seq it gave each user.
-    struct Written {
-        var events: [CommittedEvent] = []
-        var pushes: [PushMessage] = []
-        var notifications = 0
-        var lastSeqs: [[String: Int64]] = []
+    package struct Written {
+        package var events: [CommittedEvent] = []
+        package var pushes: [PushMessage] = []
+        package var notifications = 0
+        package var lastSeqs: [[String: Int64]] = []
     }
 
     /// Writes the effects of `steps`, in order, in their transaction. A change other than a contact
@@ -125,7 +131,7 @@ public struct ClusterExecutor: Sendable {
     /// statement (`ClusterRows.write`): contact rows, every user's events with the seqs after their
     /// locked head, the notifications, and their pushes to the devices online on no live broker
     /// (read first, for all users at once). Then retention prunes what it no longer keeps.
-    static func write(_ steps: [Step], heads: [String: ClusterRows.Head], eventRetention: Int,
+    package static func write(_ steps: [Step], heads: [String: ClusterRows.Head], eventRetention: Int,
                       notificationHistory: Int, on connection: PostgresConnection, logger: Logger) async throws
         -> Written
     {
@@ -196,13 +202,13 @@ public struct ClusterExecutor: Sendable {
     }
 
     /// A deadlock or a serialization failure: PostgreSQL rolled the transaction back; run it again.
-    static func isTransient(_ error: PSQLError) -> Bool {
+    package static func isTransient(_ error: PSQLError) -> Bool {
         guard let code = error.serverInfo?[.sqlState] else { return false }
         return code == "40P01" || code == "40001"
     }
 }
 
-enum ClusterRetry: Error {
+package enum ClusterRetry: Error {
     /// The user's contacts changed between the unlocked read and the lock.
     case involvedChanged
 }

@@ -4,11 +4,11 @@ import LifeSignalRules
 import PostgresNIO
 
 /// Reading and writing the rows the rules need, on one connection inside a transaction.
-enum ClusterRows {
+package enum ClusterRows {
     /// A user's head row as locked: the last seq given out and the oldest event kept.
-    struct Head: Sendable {
-        let seq: Int64
-        let oldestRetained: Int64
+    package struct Head: Sendable {
+        package let seq: Int64
+        package let oldestRetained: Int64
     }
 
     fileprivate static let userColumns = """
@@ -16,17 +16,17 @@ enum ClusterRows {
         alert_id, alert_started_at, alert_message, push_enabled, muted_types, created_at, seq, oldest_retained_seq
         """
 
-    enum ReadUsers: StatementText {
-        static let sql = "SELECT \(userColumns) FROM users WHERE id = ANY($1::text[])"
+    package enum ReadUsers: StatementText {
+        package static let sql = "SELECT \(userColumns) FROM users WHERE id = ANY($1::text[])"
     }
 
     /// In ascending id order, so that steps touching the same users never deadlock.
-    enum LockUsers: StatementText {
-        static let sql = "SELECT \(userColumns) FROM users WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE"
+    package enum LockUsers: StatementText {
+        package static let sql = "SELECT \(userColumns) FROM users WHERE id = ANY($1::text[]) ORDER BY id FOR UPDATE"
     }
 
-    enum ReadContacts: StatementText {
-        static let sql = """
+    package enum ReadContacts: StatementText {
+        package static let sql = """
             SELECT user_id, contact_id, is_responder, is_dependent, added_at,
                    incoming_ping_id, incoming_ping_at, outgoing_ping_id, outgoing_ping_at
             FROM contacts WHERE user_id = ANY($1::text[])
@@ -34,7 +34,7 @@ enum ClusterRows {
     }
 
     /// The accounts of `ids` that exist: each user's document and their side of each relationship.
-    static func accounts(_ ids: [String], on connection: PostgresConnection, logger: Logger) async throws
+    package static func accounts(_ ids: [String], on connection: PostgresConnection, logger: Logger) async throws
         -> [Account]
     {
         try await accounts(ids, locking: false, on: connection, logger: logger).accounts
@@ -43,7 +43,7 @@ enum ClusterRows {
     /// Locks every user the requests involve, in ascending id order, and reads their accounts
     /// under the lock: each requester, the users it names, and those its own contacts make
     /// involved (read once, without a lock, for all requesters at once). Returns whom it locked.
-    static func lockInvolved(_ requests: [(userID: String, involving: Involved)], on connection: PostgresConnection,
+    package static func lockInvolved(_ requests: [(userID: String, involving: Involved)], on connection: PostgresConnection,
                              logger: Logger) async throws -> (ids: Set<String>, accounts: [Account], heads: [String: Head])
     {
         var ids = Set(requests.map(\.userID))
@@ -59,7 +59,7 @@ enum ClusterRows {
 
     /// The accounts of `ids` with their head rows locked, in ascending id order (so that steps
     /// touching the same users never deadlock), in one statement with the documents.
-    static func lockedAccounts(_ ids: [String], on connection: PostgresConnection, logger: Logger) async throws
+    package static func lockedAccounts(_ ids: [String], on connection: PostgresConnection, logger: Logger) async throws
         -> (accounts: [Account], heads: [String: Head])
     {
         try await accounts(ids, locking: true, on: connection, logger: logger)
@@ -85,7 +85,7 @@ enum ClusterRows {
     }
 
     /// Each of `ids`' side of their relationships, by user and contact.
-    static func contacts(of ids: [String], on connection: PostgresConnection, logger: Logger) async throws
+    package static func contacts(of ids: [String], on connection: PostgresConnection, logger: Logger) async throws
         -> [String: [String: ContactRecord]]
     {
         var contacts: [String: [String: ContactRecord]] = [:]
@@ -128,7 +128,7 @@ enum ClusterRows {
             outgoingPing: try ping("outgoing"))
     }
 
-    static func insert(_ user: User, tokenHash: [UInt8], on connection: PostgresConnection, logger: Logger)
+    package static func insert(_ user: User, tokenHash: [UInt8], on connection: PostgresConnection, logger: Logger)
         async throws
     {
         try await connection.query("""
@@ -141,14 +141,14 @@ enum ClusterRows {
 
     /// Both sides of relationships (or any contact rows) in one statement. Arrays cannot hold
     /// NULL here, so an absent ping travels as an empty id (ping ids are never empty).
-    static func upsert(_ written: [ContactRecord], on connection: PostgresConnection, logger: Logger) async throws {
+    package static func upsert(_ written: [ContactRecord], on connection: PostgresConnection, logger: Logger) async throws {
         guard !written.isEmpty else { return }
         try await connection.run(Prepared<UpsertContacts>(contactBindings(written)), logger: logger).drain()
     }
 
     /// `UpsertContacts`' nine arrays ($1…$9) for `records`, the last record of each row only: one
     /// statement may not change a row twice.
-    static func contactBindings(_ records: [ContactRecord]) -> [any PostgresDynamicTypeEncodable] {
+    package static func contactBindings(_ records: [ContactRecord]) -> [any PostgresDynamicTypeEncodable] {
         var last: [String: Int] = [:]
         for (index, record) in records.enumerated() { last[record.userID + "\u{0}" + record.contactID] = index }
         let rows = last.values.sorted().map { records[$0] }
@@ -157,8 +157,8 @@ enum ClusterRows {
                 rows.map { $0.outgoingPing?.id ?? "" }, rows.map { $0.outgoingPing?.sentAt ?? 0 }]
     }
 
-    enum UpsertContacts: StatementText {
-        static let sql = """
+    package enum UpsertContacts: StatementText {
+        package static let sql = """
             INSERT INTO contacts (user_id, contact_id, is_responder, is_dependent, added_at,
                                   incoming_ping_id, incoming_ping_at, outgoing_ping_id, outgoing_ping_at)
             SELECT u, c, r, d, a, NULLIF(ii, ''), CASE WHEN ii = '' THEN NULL ELSE ia END,
@@ -173,7 +173,7 @@ enum ClusterRows {
             """
     }
 
-    static func update(_ user: User, on connection: PostgresConnection, logger: Logger) async throws {
+    package static func update(_ user: User, on connection: PostgresConnection, logger: Logger) async throws {
         let muted = user.preferences.mutedTypes.map(\.rawValue).joined(separator: ",")
         try await connection.query("""
             UPDATE users SET name = \(user.name), phone = \(user.phone), qr_code = \(user.qrCode),
@@ -188,5 +188,5 @@ enum ClusterRows {
 
 extension AsyncSequence {
     /// Reads to the end, so the connection is free for the next statement.
-    func drain() async throws { for try await _ in self {} }
+    package func drain() async throws { for try await _ in self {} }
 }
