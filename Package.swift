@@ -128,8 +128,6 @@ let package = Package(
                 "LifeSignalPostgres",
                 "LifeSignalLimits",
                 "LifeSignalPush",
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "HeapModule", package: "swift-collections"),

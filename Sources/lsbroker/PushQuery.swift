@@ -1,4 +1,5 @@
 import LifeSignalBroker
+import LifeSignalStoreSQLite
 
 /// The pushes `lsbroker pushes` shows: all of them, or those of some users (several when
 /// `--user` names several), in the order they were recorded.

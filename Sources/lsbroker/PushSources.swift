@@ -1,5 +1,6 @@
 import LifeSignalBroker
 import LifeSignalPostgres
+import LifeSignalStoreSQLite
 
 /// Where `lsbroker pushes` reads recorded pushes: the embedded store or a cluster's PostgreSQL.
 protocol PushRecords {

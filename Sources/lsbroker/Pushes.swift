@@ -4,6 +4,7 @@ import LifeSignalBroker
 import LifeSignalPostgres
 import LifeSignalProtocol
 import LifeSignalPush
+import LifeSignalStoreSQLite
 import Logging
 
 /// `lsbroker pushes`: the pushes the broker has recorded (PROTOCOL §7), read from its store.

@@ -1,6 +1,7 @@
 import LifeSignalBroker
 import LifeSignalEngine
 import LifeSignalPostgres
+import LifeSignalStoreSQLite
 
 /// Where `lsbroker users` reads users: the embedded store or a cluster's PostgreSQL.
 protocol UserSummaries: UserNames {

@@ -3,6 +3,7 @@ import Foundation
 import LifeSignalBroker
 import LifeSignalEngine
 import LifeSignalPostgres
+import LifeSignalStoreSQLite
 import Logging
 
 /// `lsbroker users QUERY`: what the store holds of a user, found by id or by name (any case), for

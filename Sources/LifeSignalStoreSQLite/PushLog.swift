@@ -1,7 +1,6 @@
 import Foundation
 import GRDB
 import LifeSignalPush
-import LifeSignalStoreSQLite
 
 /// The pushes the broker has recorded, read straight from its SQLite file with a read-only
 /// connection: WAL lets it read while the broker writes (`lsbroker pushes`).
