@@ -227,7 +227,9 @@ let package = Package(
         ),
         .testTarget(
             name: "LifeSignalEngineTests",
-            dependencies: ["LifeSignalEngine", "LifeSignalRules", "LifeSignalProtocol", "LifeSignalTesting"],
+            dependencies: [
+                "LifeSignalEngine", "LifeSignalRules", "LifeSignalProtocol", "LifeSignalPush", "LifeSignalTesting",
+            ],
             swiftSettings: strictSwift6
         ),
         .testTarget(

@@ -1,4 +1,3 @@
-@testable import LifeSignalBroker
 import LifeSignalEngine
 import Testing
 
