@@ -1,5 +1,6 @@
 import LifeSignalProtocol
 import LifeSignalPush
+import LifeSignalRules
 
 /// What the engine asks of a store, answered alike by the embedded SQLite store and the cluster's
 /// PostgreSQL: `StoreConformanceTests` runs one suite, unchanged, over both.
@@ -24,6 +25,13 @@ public protocol EngineStore: Sendable {
 
     /// The pushes recorded for the user's notifications, oldest first; a notification's go with it.
     func pushes(of userID: String) async throws -> [PushMessage]
+
+    /// The accounts of those of `ids` who exist, by id: each user with their side of every
+    /// relationship (`ContactRecord`), as the rules are given them.
+    func accounts(of ids: Set<String>) async throws -> [String: Account]
+
+    /// Every user with a check-in deadline who is not marked non-responsive yet, with it (§8).
+    func pendingDeadlines() async throws -> [String: Int64]
 
     /// Every device the user has, online or not, by device id.
     func devices(of userID: String) async throws -> [DeviceRecord]

@@ -1,6 +1,7 @@
 import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalPush
+import LifeSignalRules
 import PostgresNIO
 
 /// The cluster's answers: each read on a pooled connection, as committed now; a commit in one
@@ -46,6 +47,16 @@ extension ClusterExecutor: EngineStore {
             return PushMessage(userID: userID, deviceID: deviceID, token: token, notificationID: notificationID,
                                body: Array(body.utf8), createdAt: createdAt)
         }
+    }
+
+    public func accounts(of ids: Set<String>) async throws -> [String: Account] {
+        Dictionary(uniqueKeysWithValues: try await accounts(Array(ids)).map { ($0.id, $0) })
+    }
+
+    public func pendingDeadlines() async throws -> [String: Int64] {
+        Dictionary(uniqueKeysWithValues: try await collect("""
+            SELECT id, check_in_deadline FROM users WHERE check_in_deadline IS NOT NULL AND NOT is_non_responsive
+            """) { try $0.decode((String, Int64).self) })
     }
 
     public func devices(of userID: String) async throws -> [DeviceRecord] {

@@ -167,7 +167,7 @@ package enum ClusterRows {
                         $6::text[], $7::bigint[], $8::text[], $9::bigint[])
                  AS rows(u, c, r, d, a, ii, ia, oi, oa)
             ON CONFLICT (user_id, contact_id) DO UPDATE SET
-                is_responder = excluded.is_responder, is_dependent = excluded.is_dependent,
+                is_responder = excluded.is_responder, is_dependent = excluded.is_dependent, added_at = excluded.added_at,
                 incoming_ping_id = excluded.incoming_ping_id, incoming_ping_at = excluded.incoming_ping_at,
                 outgoing_ping_id = excluded.outgoing_ping_id, outgoing_ping_at = excluded.outgoing_ping_at
             """

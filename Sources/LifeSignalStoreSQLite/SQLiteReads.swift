@@ -78,6 +78,14 @@ package struct SQLiteReads {
             .events(try events(userID: userID, after: afterSeq, through: throughSeq, maxBytes: maxBytes, db))
         case .user(let id):
             .user(try storedUser(id: id, db))
+        case .accounts(let ids):
+            .accounts(try ids.compactMap { id in
+                try selectUser.rows(db, { $0.add(id) }, UserColumns.userAndTokenHash(from:)).first.map { user, _ in
+                    Account(user: user, contacts: Dictionary(uniqueKeysWithValues: try contacts(of: id, db).map {
+                        ($0.record.contactID, $0.record)
+                    }))
+                }
+            })
         case .devices(let userID):
             .devices(try devices(of: userID, db))
         case .qrCodeOwner(let code):

@@ -1,6 +1,7 @@
 import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalPush
+import LifeSignalRules
 
 /// The embedded store's answers are the writer's: every read runs in its queue, after the writes
 /// submitted before it, as the embedded engine's own reads do (`StoreQuery`).
@@ -35,6 +36,18 @@ extension SQLiteStore: EngineStore {
         let query = StoreQuery.pushes(userID: userID)
         guard case .pushes(let pushes) = try await answer(query) else { throw MismatchedStoreAnswer(query: query) }
         return pushes
+    }
+
+    public func accounts(of ids: Set<String>) async throws -> [String: Account] {
+        let query = StoreQuery.accounts(Array(ids))
+        guard case .accounts(let accounts) = try await answer(query) else { throw MismatchedStoreAnswer(query: query) }
+        return Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, $0) })
+    }
+
+    public func pendingDeadlines() async throws -> [String: Int64] {
+        let query = StoreQuery.pendingDeadlines
+        guard case .deadlines(let deadlines) = try await answer(query) else { throw MismatchedStoreAnswer(query: query) }
+        return Dictionary(uniqueKeysWithValues: deadlines.map { ($0.userID, $0.deadline) })
     }
 
     public func devices(of userID: String) async throws -> [DeviceRecord] {

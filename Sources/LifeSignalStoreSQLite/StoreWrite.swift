@@ -10,6 +10,8 @@ public enum StoreQuery: Sendable {
     /// `maxBytes`.
     case events(userID: String, afterSeq: Int64, throughSeq: Int64, maxBytes: Int)
     case user(id: String)
+    /// The accounts of those of `ids` who exist: each user with their side of every relationship.
+    case accounts([String])
     /// Every device of the user, online or not.
     case devices(userID: String)
     /// The user whose current QR code this is, with their name (`contacts.add`, `qr.lookup`).
@@ -34,6 +36,7 @@ public enum StoreQueryResult: Sendable {
     case notification(LifeSignalProtocol.Notification?)
     case pushes([PushMessage])
     case deadlines([(userID: String, deadline: Int64)])
+    case accounts([Account])
 }
 
 /// Everything one request asks of the store.

@@ -5,6 +5,7 @@ import LifeSignalFuzzing
 import LifeSignalPostgres
 import LifeSignalProtocol
 import LifeSignalPush
+import LifeSignalRules
 import LifeSignalStoreSQLite
 import Testing
 
@@ -123,6 +124,56 @@ import Testing
     }
 
     @Test(arguments: Kind.allCases)
+    func anAccountIsItsUserAndTheirSideOfEachRelationship(_ kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await store.commit([Self.createUser("A"), Self.createUser("B"), Self.createUser("C")])
+            let aWatchesB = ContactRecord(userID: "u_A", contactID: "u_B", isResponder: false, isDependent: true,
+                                          addedAt: 5, outgoingPing: PendingPing(id: "p_1", sentAt: 6))
+            let aAndC = ContactRecord(userID: "u_A", contactID: "u_C", isResponder: true, isDependent: true, addedAt: 7)
+            var checkedIn = Self.user("B")
+            checkedIn.lastCheckInAt = 8
+            checkedIn.checkInDeadline = 3_608
+            try await store.commit([.upsertContact(aWatchesB), .upsertContact(aWatchesB.mirrored),
+                                    .upsertContact(aAndC), .upsertContact(aAndC.mirrored), .updateUser(checkedIn)])
+            let accounts = try await store.accounts(of: ["u_A", "u_B", "u_C", "u_nobody"])
+            #expect(accounts == [
+                "u_A": Account(user: Self.user("A"), contacts: ["u_B": aWatchesB, "u_C": aAndC]),
+                "u_B": Account(user: checkedIn, contacts: ["u_A": aWatchesB.mirrored]),
+                "u_C": Account(user: Self.user("C"), contacts: ["u_A": aAndC.mirrored]),
+            ])
+            try await store.commit([.deleteContact(userID: "u_A", contactID: "u_B"),
+                                    .deleteContact(userID: "u_B", contactID: "u_A")])
+            #expect(try await store.accounts(of: ["u_A", "u_B"]).mapValues(\.contacts.count) == ["u_A": 1, "u_B": 0])
+            // A store keeps what it is given: an upsert replaces every field of the side, its time too.
+            let changed = ContactRecord(userID: "u_A", contactID: "u_C", isResponder: false, isDependent: true, addedAt: 9,
+                                        outgoingPing: PendingPing(id: "p_2", sentAt: 9))
+            try await store.commit([.upsertContact(changed), .upsertContact(changed.mirrored)])
+            #expect(try await store.accounts(of: ["u_A", "u_C"]) == [
+                "u_A": Account(user: Self.user("A"), contacts: ["u_C": changed]),
+                "u_C": Account(user: Self.user("C"), contacts: ["u_A": changed.mirrored]),
+            ])
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
+    func pendingDeadlinesAreTheUsersNotYetMarkedNonResponsive(_ kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await store.commit([Self.createUser("A"), Self.createUser("B"), Self.createUser("C")])
+            var a = Self.user("A")
+            a.checkInDeadline = 100
+            var b = Self.user("B")
+            b.checkInDeadline = 50
+            b.isNonResponsive = true
+            try await store.commit([.updateUser(a), .updateUser(b)])
+            #expect(try await store.pendingDeadlines() == ["u_A": 100])
+            a.isNonResponsive = true
+            b.isNonResponsive = false
+            try await store.commit([.updateUser(a), .updateUser(b)])
+            #expect(try await store.pendingDeadlines() == ["u_B": 50])
+        }
+    }
+
+    @Test(arguments: Kind.allCases)
     func devicesKeepTheirFieldsAndATokenHasOneHolder(_ kind: Kind) async throws {
         try await Self.withStore(kind) { store in
             try await store.commit([Self.createUser("A"), Self.createUser("B")])
@@ -190,6 +241,11 @@ import Testing
                 for step in 0..<120 {
                     let changes = workload.next()
                     for store in [sqlite, postgres] { try await store.commit(changes) }
+                    let everyone = Set(workload.userIDs)
+                    #expect(try await postgres.accounts(of: everyone) == (try await sqlite.accounts(of: everyone)),
+                            "seed \(seed), step \(step): accounts after \(changes)")
+                    #expect(try await postgres.pendingDeadlines() == (try await sqlite.pendingDeadlines()),
+                            "seed \(seed), step \(step): deadlines after \(changes)")
                     for userID in workload.userIDs {
                         for history in [0, 3] {
                             let page = try await sqlite.notifications(of: userID, before: nil, limit: 100, history: history)
@@ -284,7 +340,8 @@ import Testing
 }
 
 /// Random commits over three users: notifications in and out, devices and tokens moving, events
-/// appended and pruned; each step's changes valid for the state the previous steps left.
+/// appended and pruned, relationships made, changed and ended (both sides), check-ins and
+/// deadlines; each step's changes valid for the state the previous steps left.
 struct ChangeWorkload {
     let userIDs = ["u_A", "u_B", "u_C"]
     private(set) var heads: [String: Int64] = [:]
@@ -299,7 +356,7 @@ struct ChangeWorkload {
     mutating func next() -> [StoreChange] {
         counter += 1
         let userID = userIDs.randomElement(using: &random)!
-        switch Int.random(in: 0..<10, using: &random) {
+        switch Int.random(in: 0..<13, using: &random) {
         case 0...2:
             let id = "n\(counter)"
             notificationIDs.append((userID, id))
@@ -327,9 +384,25 @@ struct ChangeWorkload {
             let seq = heads[userID, default: 0] + 1
             heads[userID] = seq
             return [.appendEvent(userID: userID, seq: seq, body: Array(#"{"seq":\#(seq)}"#.utf8)[...])]
-        default:
+        case 9:
             let head = heads[userID, default: 0]
             return head > 3 ? [.pruneEvents(userID: userID, throughSeq: head - 3)] : []
+        case 10:
+            let other = userIDs.filter { $0 != userID }.randomElement(using: &random)!
+            let ping = Bool.random(using: &random) ? PendingPing(id: "p\(counter)", sentAt: Int64(counter)) : nil
+            let record = ContactRecord(userID: userID, contactID: other, isResponder: Bool.random(using: &random),
+                                       isDependent: Bool.random(using: &random), addedAt: Int64(counter),
+                                       incomingPing: ping)
+            return [.upsertContact(record), .upsertContact(record.mirrored)]
+        case 11:
+            let other = userIDs.filter { $0 != userID }.randomElement(using: &random)!
+            return [.deleteContact(userID: userID, contactID: other), .deleteContact(userID: other, contactID: userID)]
+        default:
+            var user = StoreConformanceTests.user(String(userID.dropFirst(2)))
+            user.lastCheckInAt = Int64(counter)
+            user.checkInDeadline = Bool.random(using: &random) ? Int64(counter) + 3_600 : nil
+            user.isNonResponsive = Bool.random(using: &random)
+            return [.updateUser(user)]
         }
     }
 }
