@@ -1,6 +1,9 @@
 import Foundation
 import LifeSignalClient
+import LifeSignalEngine
 import LifeSignalProtocol
+import LifeSignalRules
+import LifeSignalStoreSQLite
 import Testing
 
 /// A store that cannot read a user is a broker fault (`internal`, §9), never an answer about the
@@ -57,6 +60,32 @@ struct StoreReadFailureTests {
         let contact = try await bob.addContact(qrCode: alice.user.qrCode, isResponder: false, isDependent: true)
         #expect(contact.id == alice.user.id)
         await bob.close()
+    }
+
+    /// A broker that starts while its store cannot be read schedules the pending deadlines once it
+    /// can: a check-in missed while it was down is still told to the responders.
+    @Test func pendingDeadlinesThatCannotBeReadAtStartAreReadAgain() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("deadlines-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let alice = User(id: "u_alice", name: "Alice", qrCode: "qr_alice", checkInIntervalSec: 60, lastCheckInAt: 1_000,
+                         checkInDeadline: 61_000, createdAt: 0)
+        let bob = User(id: "u_bob", name: "Bob", qrCode: "qr_bob", checkInIntervalSec: 60, createdAt: 0)
+        let watched = ContactRecord(userID: "u_bob", contactID: "u_alice", isResponder: false, isDependent: true,
+                                    addedAt: 0)
+        let prepared = try SQLiteStore(directory: directory) { $0() }
+        try await prepared.commit([.createUser(alice, tokenHash: [0]), .createUser(bob, tokenHash: [0]),
+                                   .upsertContact(watched), .upsertContact(watched.mirrored)])
+        prepared.close()
+
+        let broker = try InProcessBroker(directory: directory, prepare: { $0.failingDeadlineLoads.withLock { $0.left = 2 } })
+        defer { broker.stop() }
+        #expect(await poll { broker.store.failingDeadlineLoads.withLock { $0.failed } == 2 })
+        #expect(await poll {
+            (try? await broker.store.base.accounts(of: ["u_alice"]))?["u_alice"]?.user.isNonResponsive == true
+        }, "the missed check-in was never processed")
+        let told = try await broker.store.base.notifications(of: "u_bob", before: nil, limit: 10, history: 0)
+        #expect(told?.map(\.type) == [.nonResponsive])
+        #expect(try await broker.store.base.pendingDeadlines().isEmpty)
     }
 
     @Test func aMissedCheckInWhoseUserCannotBeLoadedIsProcessedOnceTheStoreRecovers() async throws {

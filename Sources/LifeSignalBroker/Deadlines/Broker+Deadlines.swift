@@ -11,12 +11,17 @@ extension Broker {
         }
         guard let serving else { return scheduler.close() }
         serving.deadlines = scheduler
+        loadPendingDeadlines()
+    }
+
+    /// Schedules every pending deadline the store has. A store that cannot be read now is read
+    /// again a second later, until it can: no missed check-in is left unscheduled.
+    func loadPendingDeadlines() {
         let started = loop.monotonicNowMs()
         submit(StoreWrite(changes: [], query: .pendingDeadlines)) { [self] result in
             onLoop { broker in
                 guard case .success(let written) = result, case .deadlines(let pending)? = written.queryResult else {
-                    broker.logger.critical("could not load deadlines")
-                    return
+                    return broker.retryAfterStoreFailure(.loadDeadlines)
                 }
                 broker.deadlines?.scheduleAll(pending)
                 broker.logger.info("deadlines scheduled", metadata: [

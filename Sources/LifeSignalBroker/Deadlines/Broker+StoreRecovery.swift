@@ -8,6 +8,8 @@ extension Broker {
         case missedDeadline(userID: String, deadline: Int64)
         /// A user whose write failed: read back so that the scheduler takes the stored deadline.
         case reload(userID: String)
+        /// The pending deadlines, read at start-up.
+        case loadDeadlines
     }
 
     static let storeRetryMs: UInt64 = 1_000
@@ -32,6 +34,7 @@ extension Broker {
                     switch retry {
                     case .missedDeadline(let userID, let deadline): broker.deadlineMissed(userID, deadline)
                     case .reload(let userID): broker.reloadFromStore(userID)
+                    case .loadDeadlines: broker.loadPendingDeadlines()
                     }
                 }
             }

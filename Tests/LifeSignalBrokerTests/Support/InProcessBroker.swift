@@ -16,12 +16,22 @@ final class FaultyStore: BrokerStore {
     /// Users whose document cannot be written (with `onlyMarkingNonResponsive`, only a missed
     /// check-in's write of it), and how many writes failed so far.
     let failingWrites = Locked<(users: Set<String>, onlyMarkingNonResponsive: Bool, failed: Int)>(([], false, 0))
+    /// How many more reads of the pending deadlines fail, and how many failed so far.
+    let failingDeadlineLoads = Locked<(left: Int, failed: Int)>((0, 0))
 
     init(base: SQLiteStore) { self.base = base }
 
     func submit(_ write: StoreWrite, completion: @escaping @Sendable (Result<StoreWriteResult, Error>) -> Void) {
         if failsToWrite(write) {
             // An empty write in its place keeps the completions in order.
+            return base.submit(StoreWrite(changes: [])) { _ in completion(.failure(InjectedFailure())) }
+        }
+        if case .pendingDeadlines = write.query, failingDeadlineLoads.withLock({ state in
+            guard state.left > 0 else { return false }
+            state.left -= 1
+            state.failed += 1
+            return true
+        }) {
             return base.submit(StoreWrite(changes: [])) { _ in completion(.failure(InjectedFailure())) }
         }
         guard case .user(let id) = write.query else { return base.submit(write, completion: completion) }
@@ -73,8 +83,9 @@ final class InProcessBroker: Sendable {
     private let finished = Locked(false)
 
     /// `logger`, when given, takes the broker's log (else only critical lines, to nowhere).
+    /// `prepare` runs on the store before the broker starts on it.
     init(directory: String? = nil, logger: Logger? = nil,
-         configure: (inout BrokerConfiguration) -> Void = { _ in }) throws {
+         configure: (inout BrokerConfiguration) -> Void = { _ in }, prepare: (FaultyStore) -> Void = { _ in }) throws {
         ownsDirectory = directory == nil
         let directory = directory ?? Self.newDirectory()
         self.directory = directory
@@ -84,6 +95,7 @@ final class InProcessBroker: Sendable {
         configure(&configuration)
         let loop = try EventLoop()
         let store = FaultyStore(base: try SQLiteStore(directory: directory) { work in loop.execute(work) })
+        prepare(store)
         let logger = logger ?? {
             var logger = Logger(label: "test-broker")
             logger.logLevel = .critical
