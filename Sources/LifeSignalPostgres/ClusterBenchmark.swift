@@ -19,11 +19,16 @@ public enum ClusterBenchmark {
         public var cpuMicrosecondsPerPing: Double
     }
 
+    /// `workTimeout` bounds each transaction as the broker's does (its default); a smoke run on
+    /// busy cores gives it more.
     public static func run(url: PostgresURL, brokers: Int, pairs: Int, inFlight: Int, seconds: Double,
-                           logger: Logger) async throws -> Result {
+                           workTimeout: Duration = .seconds(5), logger: Logger) async throws -> Result {
         var databases: [ClusterDatabase] = []
         do {
-            for _ in 0..<brokers { databases.append(try await ClusterDatabase.open(url, logger: logger, timeout: .seconds(120))) }
+            for _ in 0..<brokers {
+                databases.append(try await ClusterDatabase.open(url, logger: logger, timeout: .seconds(120),
+                                                                leaseTimeout: workTimeout, workTimeout: workTimeout))
+            }
             let result = try await measure(on: databases, pairs: pairs, inFlight: inFlight, seconds: seconds,
                                            logger: logger)
             for database in databases { await database.close() }

@@ -25,6 +25,8 @@ import Testing
                                           now: 2_000)
             try await executor.registerPushToken("fcm-alice", platform: "ios", userID: "u_Alice", deviceID: "phone")
             let wentAway = WallClock.nowMs()
+            // "here" is live while its heartbeat is younger than 15 s, however slow the test runs.
+            try await executor.heartbeat(brokerID: "here")
             // The phone went away, but "here" could not say so: Bob's ping skips it.
             let ping = try await executor.perform(as: "u_Bob", involving: .named(["u_Alice"]), now: wentAway + 10) {
                 step throws(ProtocolError) in try PingRules.send(to: "u_Alice", by: "u_Bob", in: &step)
