@@ -77,9 +77,16 @@ struct StoreReadFailureTests {
                                    .upsertContact(watched), .upsertContact(watched.mirrored)])
         prepared.close()
 
-        let broker = try InProcessBroker(directory: directory, prepare: { $0.failingDeadlineLoads.withLock { $0.left = 2 } })
+        let broker = try InProcessBroker(directory: directory, prepare: {
+            $0.failingDeadlineLoads.withLock { $0.left = .max }
+        })
         defer { broker.stop() }
-        #expect(await poll { broker.store.failingDeadlineLoads.withLock { $0.failed } == 2 })
+        #expect(await poll { broker.store.failingDeadlineLoads.withLock { $0.failed } >= 2 })
+        // Not ready while the deadlines are not scheduled: no device should be sent here.
+        let unready = await broker.broker.readiness(timeout: .seconds(120))
+        #expect(!unready.isReady && !unready.deadlinesScheduled)
+        #expect(unready.report.contains("deadlines: not scheduled yet"))
+        broker.store.failingDeadlineLoads.withLock { $0.left = 0 }
         #expect(await poll {
             (try? await broker.store.base.accounts(of: ["u_alice"]))?["u_alice"]?.user.isNonResponsive == true
         }, "the missed check-in was never processed")

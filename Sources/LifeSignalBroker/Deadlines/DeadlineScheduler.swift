@@ -35,6 +35,9 @@ final class DeadlineScheduler {
     }
 
     var count: Int { live.count }
+    /// Whether the store's pending deadlines were scheduled (`scheduleAll`): until then a missed
+    /// check-in of a user who is not loaded would go unseen.
+    private(set) var hasLoadedStored = false
 
     /// Sets or (with nil) clears a user's deadline.
     func schedule(_ userID: String, at deadline: Int64?) {
@@ -48,6 +51,7 @@ final class DeadlineScheduler {
     /// Schedules many at once (start-up): one heap build instead of n inserts. A user scheduled
     /// since the store was read keeps that newer deadline.
     func scheduleAll(_ deadlines: [(userID: String, deadline: Int64)]) {
+        hasLoadedStored = true
         for item in deadlines where live[item.userID] == nil { live[item.userID] = item.deadline }
         heap = Heap(live.map { Entry(deadline: $0.value, userID: $0.key) })
         rearm()

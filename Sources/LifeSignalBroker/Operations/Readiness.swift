@@ -10,14 +10,18 @@ public struct Readiness: Sendable, Equatable {
     public var accepting: Bool
     /// nil when the store answered; else why not.
     public var storeProblem: String?
+    /// The embedded broker has scheduled the stored check-in deadlines (a cluster keeps them in
+    /// PostgreSQL: always true).
+    public var deadlinesScheduled = true
 
-    public var isReady: Bool { accepting && storeProblem == nil }
+    public var isReady: Bool { accepting && storeProblem == nil && deadlinesScheduled }
 
     /// One line per check, for the endpoint's body.
     public var report: String {
         """
         accepting: \(accepting ? "yes" : "no (not listening)")
         store: \(storeProblem.map { "unreachable (\($0))" } ?? "ok")
+        deadlines: \(deadlinesScheduled ? "scheduled" : "not scheduled yet (the store could not be read)")
 
         """
     }
@@ -40,7 +44,9 @@ extension Broker {
         } catch {
             storeProblem = "\(error)"
         }
-        return Readiness(accepting: accepting, storeProblem: storeProblem)
+        var readiness = Readiness(accepting: accepting, storeProblem: storeProblem)
+        if cluster == nil { readiness.deadlinesScheduled = serving?.deadlines?.hasLoadedStored ?? false }
+        return readiness
     }
 
 }
