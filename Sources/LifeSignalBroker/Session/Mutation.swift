@@ -21,8 +21,12 @@ struct Mutation {
 
     init(now: Int64) { self.now = now }
 
-    mutating func touch(_ session: UserSession) {
-        if !touched.contains(where: { $0 === session }) { touched.append(session) }
+    /// Adds `session` to those this request changed; true the first time. Only the session itself
+    /// calls it (`UserSession.join`), which counts the commit it now waits for in the same entry.
+    mutating func touch(_ session: UserSession) -> Bool {
+        guard !touched.contains(where: { $0 === session }) else { return false }
+        touched.append(session)
+        return true
     }
 
     /// Stores `push` in this request's transaction and queues it for the gateway after the commit.

@@ -52,7 +52,7 @@ extension UserSession {
                 connection.complete(connection.reserveResponse(), with: Outbound.ok(rid: hello.rid, greeting) + catchUp)
                 var mutation = Mutation(now: WallClock.nowMs())
                 mutation.changes += forgotten + [.upsertDevice(record)]
-                mutation.touch(self)
+                join(&mutation)
                 // A device forgotten to make room is a real change; the record alone is bookkeeping,
                 // so that a full disk lets the device in to read (issue 24 item 10).
                 commit(mutation, isBookkeeping: forgotten.isEmpty)
@@ -133,7 +133,7 @@ extension UserSession {
         devices[deviceID] = record
         var mutation = Mutation(now: WallClock.nowMs())
         mutation.changes.append(.upsertDevice(record))
-        mutation.touch(self)
+        join(&mutation)
         commit(mutation, isBookkeeping: true)
     }
 }

@@ -40,12 +40,10 @@ extension UserSession {
         isBookkeeping: Bool = false
     ) {
         let ticket = reply == nil ? nil : connection?.reserveResponse()
-        guard !mutation.changes.isEmpty else {
+        // Each touched session counted this commit when it joined it, and waits for it to end.
+        guard !mutation.changes.isEmpty || !mutation.touched.isEmpty else {
             if let ticket, let reply { connection?.complete(ticket, with: reply) }
             return
-        }
-        for session in mutation.touched {
-            if session === self { pendingCommits += 1 } else { session.onLoop { $0.pendingCommits += 1 } }
         }
         let settlements = Self.settlements(of: mutation)
         let pushes = mutation.pushes

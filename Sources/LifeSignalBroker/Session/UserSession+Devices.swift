@@ -10,13 +10,15 @@ extension UserSession {
             throw ProtocolError(.internal, "device is not attached")
         }
         // The holder's memory changes with this request's: a failed commit reloads both.
-        if let holder = broker.onLoop({ $0.takePushToken(token, for: record.key) }) { mutation.touch(holder) }
+        if let holder = broker.onLoop({ $0.takePushToken(token, for: record.key) }), holder !== self {
+            holder.onLoop { $0.join(&mutation) }
+        }
         record.pushToken = token
         if let platform { record.platform = platform }
         devices[deviceID] = record
         mutation.changes.append(.movePushToken(token: token, owner: record.key))
         mutation.changes.append(.upsertDevice(record))
-        mutation.touch(self)
+        join(&mutation)
         return .empty
     }
 
@@ -28,7 +30,7 @@ extension UserSession {
         record.pushToken = nil
         devices[deviceID] = record
         mutation.changes.append(.upsertDevice(record))
-        mutation.touch(self)
+        join(&mutation)
         return .empty
     }
 
@@ -50,7 +52,7 @@ extension UserSession {
         devices[deviceID] = record
         var mutation = Mutation(now: WallClock.nowMs())
         mutation.changes.append(.upsertDevice(record))
-        mutation.touch(self)
+        join(&mutation)
         commit(mutation)
     }
 }

@@ -23,97 +23,91 @@ extension UserSession {
     ///
     /// The accounts move into the step and back: the rules change them in place, where a copy
     /// would have copied each changed user's whole contacts table on its first write.
-    func step<Result>(involving others: Set<String>, _ mutation: inout Mutation,
-                      _ rules: (inout Step) throws(ProtocolError) -> Result) throws(ProtocolError) -> Result {
+    func step<Result: Sendable>(involving others: Set<String>, _ mutation: inout Mutation,
+                      _ rules: @Sendable (inout Step) throws(ProtocolError) -> Result) throws(ProtocolError) -> Result {
         var loaded: [String: UserSession] = [:]
         for id in others where id != userID { if let other = session(of: id) { loaded[id] = other } }
         return try step(with: loaded, &mutation, rules)
     }
 
-    /// `step(involving:)` over the sessions of the others, already looked up.
-    func step<Result>(with others: [String: UserSession], _ mutation: inout Mutation,
-                      _ rules: (inout Step) throws(ProtocolError) -> Result) throws(ProtocolError) -> Result {
-        // This session is the one running: its own account, events and notifications need no hop.
+    /// `step(involving:)` over the sessions of the others, already looked up. Each of them is
+    /// entered once (`takePart`): to lend its account, and, once the rules have run inside, to
+    /// take it back and carry out its user's part of the outcome.
+    func step<Result: Sendable>(with others: [String: UserSession], _ mutation: inout Mutation,
+                      _ rules: @Sendable (inout Step) throws(ProtocolError) -> Result) throws(ProtocolError) -> Result {
         var sessions = others
         sessions[userID] = nil
-        var step = Step(now: mutation.now, accounts: [lendAccount()] + sessions.values.map { $0.onLoop { $0.lendAccount() } },
-                        ids: RandomIDs())
-        let result: Result
-        do throws(ProtocolError) {
-            result = try step.run(rules)
-        } catch {
-            giveBack(step.takeAccounts(), to: sessions)
-            throw error
-        }
-        giveBack(step.takeAccounts(), to: sessions)
-        sessions[userID] = self
-        var usersBefore = step.usersBefore
-        // Each run of one user's events and notifications is applied in one entry into their session.
-        let effects = step.effects
-        var run: (userID: String, start: Int)?
-        func endRun(at end: Int, _ mutation: inout Mutation) {
-            guard let (userID, start) = run else { return }
-            run = nil
-            if userID == self.userID { return apply(effects[start..<end], into: &mutation) }
-            sessions[userID]?.onLoop { $0.apply(effects[start..<end], into: &mutation) }
-        }
-        for (index, effect) in effects.enumerated() {
-            switch effect {
-            case .store(let ruleChange):
-                endRun(at: index, &mutation)
-                let change = StoreChange(ruleChange)
-                mutation.changes.append(change)
-                Self.followUp(change, usersBefore: &usersBefore, in: sessions)
-            case .event(let userID, _, _), .notification(let userID, _):
-                if run?.userID != userID {
-                    endRun(at: index, &mutation)
-                    run = (userID, index)
-                }
-            }
-        }
-        endRun(at: effects.endIndex, &mutation)
+        var lent: [Account] = []
+        var outcome = StepOutcome<Result>()
+        takePart(with: Array(sessions.values)[...], lent: &lent, outcome: &outcome, &mutation, rules)
+        if let refusal = outcome.refusal { throw refusal }
+        guard let result = outcome.result else { throw ProtocolError(.internal, "the rules ran without a result") }
         return result
     }
 
-    /// This user's events and notifications of a step: each event emitted, each notification stored.
-    private func apply(_ effects: ArraySlice<RuleEffect>, into mutation: inout Mutation) {
-        for effect in effects {
+    /// What a step left for the sessions that lent it their accounts.
+    struct StepOutcome<Result: Sendable>: Sendable {
+        var result: Result?
+        var refusal: ProtocolError?
+        var accounts: [String: Account] = [:]
+        var effects: [RuleEffect] = []
+        var usersBefore: [String: User] = [:]
+    }
+
+    /// Lends this user's account, then lends those of `others` in turn, each from inside the
+    /// previous one's entry, and runs `rules` with all of them inside the last; on the way out
+    /// each session takes its account back and carries out its own part. The sessions share the
+    /// loop's thread, so entering one inside another is a plain call.
+    private func takePart<Result: Sendable>(
+        with others: ArraySlice<UserSession>, lent: inout [Account], outcome: inout StepOutcome<Result>,
+        _ mutation: inout Mutation, _ rules: @Sendable (inout Step) throws(ProtocolError) -> Result
+    ) {
+        lent.append(lendAccount())
+        if let next = others.first {
+            next.onLoop { $0.takePart(with: others.dropFirst(), lent: &lent, outcome: &outcome, &mutation, rules) }
+        } else {
+            var step = Step(now: mutation.now, accounts: Self.take(&lent), ids: RandomIDs())
+            do throws(ProtocolError) {
+                outcome.result = try step.run(rules)
+            } catch {
+                outcome.refusal = error
+            }
+            (outcome.accounts, outcome.effects, outcome.usersBefore) = (step.takeAccounts(), step.effects, step.usersBefore)
+            // The store's changes in the order the rules made them, before any user's events.
+            for case .store(let change) in outcome.effects { mutation.changes.append(StoreChange(change)) }
+        }
+        settle(&outcome, &mutation)
+    }
+
+    /// Takes this user's account back from `outcome` and carries out what the step did to them:
+    /// their events emitted and notifications stored, in order, and what follows in memory from
+    /// a change to their account (the deadline scheduler, a removed contact's fallback copy).
+    private func settle<Result: Sendable>(_ outcome: inout StepOutcome<Result>, _ mutation: inout Mutation) {
+        if let own = outcome.accounts.removeValue(forKey: userID) { account = own }
+        var userChanged = false
+        for effect in outcome.effects {
             switch effect {
-            case .event(_, let name, let data): emit(name, data, into: &mutation)
-            case .notification(_, let notification): store(notification, into: &mutation)
-            case .store: break  // the step's, applied by `step`
+            case .event(userID, let name, let data): emit(name, data, into: &mutation)
+            case .notification(userID, let notification): store(notification, into: &mutation)
+            case .store(.updateUser(let updated)) where updated.id == userID: userChanged = true
+            case .store(.deleteContact(userID, let contactID)): lastKnown[contactID] = nil
+            default: break  // another user's part, or a change with nothing to follow in memory
             }
         }
+        // Followed up once, against what the step made of the document in the end.
+        if userChanged, let before = outcome.usersBefore[userID] { followUserChange(from: before) }
+    }
+
+    /// The accounts, moved out: the step is then their only holder and changes them in place.
+    private static func take(_ accounts: inout [Account]) -> [Account] {
+        defer { accounts = [] }
+        return accounts
     }
 
     /// The account, for a step to change in place; the session holds none until it is given back.
     private func lendAccount() -> Account {
         defer { account = .lent }
         return account
-    }
-
-    private func giveBack(_ accounts: consuming [String: Account], to others: [String: UserSession]) {
-        if let own = accounts.removeValue(forKey: userID) { account = own }
-        for (id, session) in others {
-            if let account = accounts.removeValue(forKey: id) { session.onLoop { $0.account = account } }
-        }
-    }
-
-    /// What follows in memory from a change the step made to an account: the deadline scheduler,
-    /// and a removed contact's fallback copy. A user's document is followed up once, at its first
-    /// change, against what the step made of it in the end (`usersBefore` holds the documents not
-    /// yet followed up).
-    private static func followUp(_ change: StoreChange, usersBefore: inout [String: User],
-                                 in sessions: [String: UserSession]) {
-        switch change {
-        case .updateUser(let user):
-            guard let before = usersBefore.removeValue(forKey: user.id) else { return }
-            sessions[user.id]?.onLoop { $0.followUserChange(from: before) }
-        case .deleteContact(let userID, let contactID):
-            sessions[userID]?.onLoop { $0.lastKnown[contactID] = nil }
-        default:
-            break
-        }
     }
 
     /// The user's document changed from `before` to the one their account now holds: keeps the

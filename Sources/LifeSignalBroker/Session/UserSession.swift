@@ -94,7 +94,13 @@ actor UserSession: LoopIsolated {
             oldestRetainedSeq = pruneThrough + 1
         }
         mutation.deliveries.append(.init(session: self, seq: lastSeq, frame: frame))
-        mutation.touch(self)
+        join(&mutation)
+    }
+
+    /// This user's state changes with `mutation`: the session stays loaded until its commit ends
+    /// (`commitFinished`), and is made stale if it fails.
+    func join(_ mutation: inout Mutation) {
+        if mutation.touch(self) { pendingCommits += 1 }
     }
 
     /// Sends a committed event to every online device that has not had it through its catch-up.
