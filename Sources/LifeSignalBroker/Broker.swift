@@ -10,32 +10,32 @@ import Logging
 
 /// The broker's registry: its listener, every connection, and the user sessions that are loaded.
 ///
-/// Lives on the loop (`LoopIsolated`); connections enter it synchronously with `onLoop`. Users
-/// are loaded on demand and unloaded when no device is online and nothing of theirs is being
-/// committed.
-public actor Broker: LoopIsolated {
+/// Confined to the loop (`LoopConfined`): the sessions, connections and timers on its thread call
+/// into it directly, and anything else hops there with `onLoopAsync`. Users are loaded on demand
+/// and unloaded when no device is online and nothing of theirs is being committed.
+public final class Broker: LoopConfined, @unchecked Sendable {
     /// A user's place in the registry.
     enum Entry {
         case loading(waiters: [(SessionLookup) -> Void])
         case loaded(UserSession)
     }
 
-    nonisolated public let loop: EventLoop
+    public let loop: EventLoop
     /// The embedded store; nil in a cluster, where `cluster` runs every request against PostgreSQL.
-    nonisolated let store: BrokerStore?
+    let store: BrokerStore?
     /// This broker's part in a cluster (§11), or nil when it serves from the embedded store.
-    nonisolated let cluster: ClusterNode?
-    nonisolated let logger: Logger
+    let cluster: ClusterNode?
+    let logger: Logger
     /// Whether `logger` takes a line per request (trace): read once, since a logger's level check
     /// costs a copy of the logger on every request.
-    nonisolated let logsRequests: Bool
+    let logsRequests: Bool
     /// Committed pushes go to the gateway through here, off the loop (§7).
-    nonisolated let pushOutbox: PushOutbox
+    let pushOutbox: PushOutbox
     /// Requests by op and result; nil when metrics are off, so that answering costs no clock reading.
-    nonisolated let requestMetrics: RequestMetrics?
+    let requestMetrics: RequestMetrics?
     /// The same, for connections to use without a retain and a release per request (measured).
-    nonisolated let unretainedRequestMetrics: Unmanaged<RequestMetrics>?
-    nonisolated let counters: BrokerCounters
+    let unretainedRequestMetrics: Unmanaged<RequestMetrics>?
+    let counters: BrokerCounters
 
     let configuration: BrokerConfiguration
     /// `requestRate` / `requestBurst`, which every connection's budget is taken at (§9 `rate_limited`).
@@ -49,9 +49,9 @@ public actor Broker: LoopIsolated {
     /// What the store could not do, tried again every second (Broker+StoreRecovery).
     var storeRetries: [StoreRetry] = []
     /// Connections at once (`maxConnections`, or derived from the open-file limit).
-    nonisolated let maxConnections: Int
+    let maxConnections: Int
     /// RLIMIT_NOFILE in force, after raising the soft limit to the hard one.
-    nonisolated let openFileLimit: Int
+    let openFileLimit: Int
     /// Store submissions not yet completed (Broker+Backlog).
     var storeBacklog = 0 { didSet { storeBacklogMoved() } }
     /// The backlog at `maxPendingWrites`, and the connections at `maxConnections` (logged once each).
@@ -78,14 +78,14 @@ public actor Broker: LoopIsolated {
     var previousSweepMs: UInt64?
 
     /// `pushGateway` defaults to `RecordingPushGateway`: the store already keeps every push.
-    public init(configuration: BrokerConfiguration, store: BrokerStore, loop: EventLoop, logger: Logger,
+    public convenience init(configuration: BrokerConfiguration, store: BrokerStore, loop: EventLoop, logger: Logger,
                 pushGateway: (any PushGateway)? = nil) {
         self.init(configuration: configuration, store: store, cluster: nil, loop: loop, logger: logger,
                   pushGateway: pushGateway)
     }
 
     /// A broker of a cluster: every request runs on `cluster` against PostgreSQL (§11).
-    public init(configuration: BrokerConfiguration, cluster: ClusterExecutor, loop: EventLoop, logger: Logger,
+    public convenience init(configuration: BrokerConfiguration, cluster: ClusterExecutor, loop: EventLoop, logger: Logger,
                 pushGateway: (any PushGateway)? = nil) {
         self.init(configuration: configuration, store: nil, cluster: cluster, loop: loop, logger: logger,
                   pushGateway: pushGateway)

@@ -13,21 +13,21 @@ import Testing
     @Test func aBrokerStartsOnce() async throws {
         let server = try InProcessBroker()
         defer { server.stop() }
-        #expect(await server.broker.isAccepting)
-        await #expect(throws: StartFailure.self) { _ = try await server.broker.start() }
-        #expect(await server.broker.isAccepting)
+        #expect(await server.broker.onLoopAsync { $0.isAccepting })
+        await #expect(throws: StartFailure.self) { _ = try await server.broker.onLoopAsync { broker in Result { try broker.start() } }.get() }
+        #expect(await server.broker.onLoopAsync { $0.isAccepting })
     }
 
     @Test func aStoppedBrokerHoldsNothingAndStartsNothingNew() async throws {
         let server = try InProcessBroker()
         defer { server.stop() }
-        await server.broker.stopAccepting()
-        #expect(await !server.broker.isAccepting)
-        #expect(await !server.broker.hasDeadlineScheduler)
+        await server.broker.onLoopAsync { $0.stopAccepting() }
+        #expect(await !server.broker.onLoopAsync { $0.isAccepting })
+        #expect(await !server.broker.onLoopAsync { $0.hasDeadlineScheduler })
         // A store failure reported after the stop queues no retry and starts no timer.
-        await server.broker.retryAfterStoreFailure(.reload(userID: "u_late"))
-        #expect(await server.broker.storeRetries.isEmpty)
-        await #expect(throws: StartFailure.self) { _ = try await server.broker.start() }
+        await server.broker.onLoopAsync { $0.retryAfterStoreFailure(.reload(userID: "u_late")) }
+        #expect(await server.broker.onLoopAsync { $0.storeRetries.isEmpty })
+        await #expect(throws: StartFailure.self) { _ = try await server.broker.onLoopAsync { broker in Result { try broker.start() } }.get() }
         // The port is closed, not merely ignored.
         #expect(connectionIsRefused(port: server.port))
     }

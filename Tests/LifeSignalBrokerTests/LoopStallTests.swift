@@ -40,7 +40,7 @@ struct LoopStallTests {
             return
         }
         registration.hangUp()
-        #expect(await poll { await broker.broker.connectionCount() == 0 })
+        #expect(await poll { await broker.broker.onLoopAsync { $0.connectionCount() } == 0 })
         // The silence limit is 2 × heartbeat.
         let answer = try await keepaliveAnswer(duringAStallOf: broker, withinMs: 1_000, of: \.state.lastHeardMs) {
             let device = try BlockingSocket(port: broker.port)
@@ -80,7 +80,7 @@ struct LoopStallTests {
                 return (rid, device.answer(to: rid))
             }
             device.hangUp()
-            #expect(await poll { await broker.broker.connectionCount() == 0 })
+            #expect(await poll { await broker.broker.onLoopAsync { $0.connectionCount() } == 0 })
         }
         Issue.record("no stall began within the limit in \(Self.attempts) attempts")
         return nil
@@ -95,7 +95,7 @@ struct LoopStallTests {
         let withinLimit = Locked(false)
         broker.loop.execute {
             let now = broker.loop.monotonicNowMs()
-            let within = broker.broker.assumeIsolated { broker in
+            let within = broker.broker.onLoop { broker in
                 broker.connections.values.first.map { now &- $0[keyPath: mark] < limitMs } ?? false
             }
             withinLimit.withLock { $0 = within }

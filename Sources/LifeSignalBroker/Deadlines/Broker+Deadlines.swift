@@ -70,7 +70,7 @@ extension Broker {
 extension Broker {
     /// Counts a deadline fired, by the embedded scheduler or a cluster's scan, and logs it at info:
     /// how late it fired says whether the broker keeps up (a scan runs each second; more means trouble).
-    nonisolated func deadlineFired(userID: String, deadline: Int64, now: Int64) {
+    func deadlineFired(userID: String, deadline: Int64, now: Int64) {
         counters.deadlinesFired.increment()
         logger.info("deadline fired", metadata: [
             "lifesignal.user": "\(userID)", "lifesignal.late_ms": "\(max(0, now - deadline))",

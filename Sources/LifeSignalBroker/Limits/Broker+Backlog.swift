@@ -7,12 +7,12 @@ extension Broker {
     /// counted in rows, not submissions: a change that reaches 500 contacts weighs what it costs
     /// the single writer, so one user's large changes cannot hide behind a small count.
     func submit(_ write: StoreWrite, completion: @escaping @Sendable (Result<StoreWriteResult, Error>) -> Void) {
-        submit(write) { (_: isolated Broker, result) in completion(result) }
+        submit(write) { (_: Broker, result) in completion(result) }
     }
 
     /// `submit`, whose completion runs in this actor, in the same entry that settles the backlog.
     func submit(_ write: StoreWrite,
-                then completion: @escaping @Sendable (isolated Broker, Result<StoreWriteResult, Error>) -> Void) {
+                then completion: @escaping @Sendable (Broker, Result<StoreWriteResult, Error>) -> Void) {
         guard let store else { return completion(self, .failure(Self.noEmbeddedStore)) }
         let weight = Self.backlogWeight(of: write)
         storeBacklog += weight

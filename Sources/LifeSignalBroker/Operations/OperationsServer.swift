@@ -21,7 +21,7 @@ public final class OperationsServer: Sendable {
         let router = Router()
         let gauges = BrokerGauges(clustered: broker.cluster != nil)
         router.get("metrics") { _, _ -> Response in
-            let snapshot = await broker.snapshot()
+            let snapshot = await broker.onLoopAsync { $0.snapshot() }
             gauges.record(snapshot)
             var text = registry.emitToString()
             snapshot.requests?.render(into: &text)
@@ -37,7 +37,7 @@ public final class OperationsServer: Sendable {
         }
         router.get("v1/users/:id/online") { _, context -> Response in
             let userID = try context.parameters.require("id")
-            let devices = await broker.onlineDevices(of: userID)
+            let devices = await broker.onLoopAsync { $0.onlineDevices(of: userID) }
             let body: JSONValue = ["user": .string(userID), "devices": .array(devices.map { .string($0) })]
             return Response(status: .ok, headers: [.contentType: "application/json"],
                             body: .init(byteBuffer: ByteBuffer(bytes: body.serialized())))

@@ -28,11 +28,15 @@ public struct Readiness: Sendable, Equatable {
 }
 
 extension Broker {
+    /// From any task: what is read of the broker is read on its loop, and the store is probed
+    /// from here.
     public func readiness(timeout: Duration = .seconds(2)) async -> Readiness {
-        let accepting = isAccepting
+        let (accepting, stuckBatches) = await onLoopAsync { broker in
+            (broker.isAccepting, Result { try broker.cluster?.checkBatchesAreMoving() })
+        }
         let storeProblem: String?
         do {
-            if let cluster { try cluster.checkBatchesAreMoving() }
+            try stuckBatches.get()
             try await withDeadline(timeout) { [store, cluster] in
                 if let cluster {
                     try await cluster.executor.probeCommit(brokerID: cluster.brokerID)
@@ -45,10 +49,11 @@ extension Broker {
             storeProblem = "\(error)"
         }
         var readiness = Readiness(accepting: accepting, storeProblem: storeProblem)
-        if cluster == nil { readiness.deadlinesScheduled = serving?.deadlines?.hasLoadedStored ?? false }
+        if cluster == nil {
+            readiness.deadlinesScheduled = await onLoopAsync { $0.serving?.deadlines?.hasLoadedStored ?? false }
+        }
         return readiness
     }
-
 }
 
 extension BrokerStore {

@@ -7,7 +7,7 @@ import Logging
 /// registered a new one while the push was in flight.
 extension Broker {
     /// The handle the gateway calls from its own threads; the work hops onto the loop.
-    nonisolated func pushFeedback() -> PushFeedback {
+    func pushFeedback() -> PushFeedback {
         let loop = self.loop
         return PushFeedback { [weak self] message in
             guard let broker = self else { return }  // stopped: the token goes next time

@@ -109,7 +109,7 @@ final class InProcessBroker: Sendable {
         let started = Locked<Result<Int, any Error>?>(nil)
         Thread.detachNewThread {
             loop.execute {
-                started.withLock { $0 = Result { try broker.assumeIsolated { try $0.start() } } }
+                started.withLock { $0 = Result { try broker.onLoop { try $0.start() } } }
             }
             try? loop.run()
             store.close()
@@ -129,7 +129,7 @@ final class InProcessBroker: Sendable {
 
     /// Whether the user's session is in the registry (loaded, or being loaded).
     func isLoaded(_ userID: String) async -> Bool {
-        await broker.hasSession(for: userID)
+        await broker.onLoopAsync { $0.hasSession(for: userID) }
     }
 
     static func newDirectory() -> String {
