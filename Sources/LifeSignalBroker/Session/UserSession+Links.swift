@@ -24,7 +24,9 @@ extension UserSession {
     /// The accounts move into the step and back: the rules change them in place, where a copy
     /// would have copied each changed user's whole contacts table on its first write.
     func step<Result: Sendable>(involving others: Set<String>, _ mutation: inout Mutation,
-                      _ rules: @Sendable (inout Step) throws(ProtocolError) -> Result) throws(ProtocolError) -> Result {
+                                _ rules: @Sendable (inout Step) throws(ProtocolError) -> Result)
+        throws(ProtocolError) -> Result
+    {
         var loaded: [String: UserSession] = [:]
         for id in others where id != userID { if let other = session(of: id) { loaded[id] = other } }
         return try step(with: loaded, &mutation, rules)
@@ -32,18 +34,33 @@ extension UserSession {
 
     /// `step(involving:)` over the sessions of the others, already looked up. Each of them is
     /// entered once (`takePart`): to lend its account, and, once the rules have run inside, to
-    /// take it back and carry out its user's part of the outcome.
+    /// take it back and carry out its user's part of the outcome. Past `maxNestedSessions` others
+    /// (an alert to many responders), each is entered twice instead, to lend and to settle, so
+    /// that the loop's stack does not grow with a user's contacts.
     func step<Result: Sendable>(with others: [String: UserSession], _ mutation: inout Mutation,
-                      _ rules: @Sendable (inout Step) throws(ProtocolError) -> Result) throws(ProtocolError) -> Result {
+                                _ rules: @Sendable (inout Step) throws(ProtocolError) -> Result)
+        throws(ProtocolError) -> Result
+    {
         var sessions = others
         sessions[userID] = nil
         var lent: [Account] = []
         var outcome = StepOutcome<Result>()
-        takePart(with: Array(sessions.values)[...], lent: &lent, outcome: &outcome, &mutation, rules)
+        if sessions.count <= Self.maxNestedSessions {
+            takePart(with: Array(sessions.values)[...], lent: &lent, outcome: &outcome, &mutation, rules)
+        } else {
+            lent.append(lendAccount())
+            for session in sessions.values { lent.append(session.onLoop { $0.lendAccount() }) }
+            Self.runRules(lent: &lent, outcome: &outcome, &mutation, rules)
+            for session in sessions.values { session.onLoop { $0.settle(&outcome, &mutation) } }
+            settle(&outcome, &mutation)
+        }
         if let refusal = outcome.refusal { throw refusal }
         guard let result = outcome.result else { throw ProtocolError(.internal, "the rules ran without a result") }
         return result
     }
+
+    /// How many other sessions a step enters one inside another at most.
+    static let maxNestedSessions = 16
 
     /// What a step left for the sessions that lent it their accounts.
     struct StepOutcome<Result: Sendable>: Sendable {
@@ -66,17 +83,26 @@ extension UserSession {
         if let next = others.first {
             next.onLoop { $0.takePart(with: others.dropFirst(), lent: &lent, outcome: &outcome, &mutation, rules) }
         } else {
-            var step = Step(now: mutation.now, accounts: Self.take(&lent), ids: RandomIDs())
-            do throws(ProtocolError) {
-                outcome.result = try step.run(rules)
-            } catch {
-                outcome.refusal = error
-            }
-            (outcome.accounts, outcome.effects, outcome.usersBefore) = (step.takeAccounts(), step.effects, step.usersBefore)
-            // The store's changes in the order the rules made them, before any user's events.
-            for case .store(let change) in outcome.effects { mutation.changes.append(StoreChange(change)) }
+            Self.runRules(lent: &lent, outcome: &outcome, &mutation, rules)
         }
         settle(&outcome, &mutation)
+    }
+
+    /// Runs `rules` over the `lent` accounts, which move into the step and on into `outcome`
+    /// with its effects; the store's changes go into `mutation` in the order the rules made them,
+    /// before any user's events.
+    private static func runRules<Result: Sendable>(
+        lent: inout [Account], outcome: inout StepOutcome<Result>, _ mutation: inout Mutation,
+        _ rules: @Sendable (inout Step) throws(ProtocolError) -> Result
+    ) {
+        var step = Step(now: mutation.now, accounts: take(&lent), ids: RandomIDs())
+        do throws(ProtocolError) {
+            outcome.result = try step.run(rules)
+        } catch {
+            outcome.refusal = error
+        }
+        (outcome.accounts, outcome.effects, outcome.usersBefore) = (step.takeAccounts(), step.effects, step.usersBefore)
+        for case .store(let change) in outcome.effects { mutation.changes.append(StoreChange(change)) }
     }
 
     /// Takes this user's account back from `outcome` and carries out what the step did to them:
