@@ -16,7 +16,7 @@ struct ActorEntriesTests {
     @Test func aPingsEntriesIntoActorsAreCounted() async throws {
         let broker = try InProcessBroker()
         defer { broker.stop() }
-        let (alice, bob) = (try await person("Alice", on: broker), try await person("Bob", on: broker))
+        let (alice, bob) = (try await broker.person("Alice"), try await broker.person("Bob"))
         _ = try await bob.phone.addContact(qrCode: alice.registration.user.qrCode, isResponder: false, isDependent: true)
         _ = try await bob.phone.sendPing(to: alice.registration.user.id)  // warm: both sessions loaded
 
@@ -27,17 +27,6 @@ struct ActorEntriesTests {
         #expect(perPing >= 4 && perPing < 5, "onLoop entries per ping: \(perPing)")
         await alice.phone.close()
         await bob.phone.close()
-    }
-
-    private func person(_ name: String, on broker: InProcessBroker) async throws
-        -> (registration: Registration, phone: LifeSignalClient)
-    {
-        let registration = try await LifeSignalClient.register(port: broker.port, name: name)
-        let phone = try LifeSignalClient(configuration: ClientConfiguration(
-            port: broker.port, userID: registration.user.id, token: registration.token, deviceID: "phone",
-            reconnect: .disabled))
-        _ = try await phone.connect()
-        return (registration, phone)
     }
 
     private func entries(of broker: InProcessBroker) async -> UInt64 {

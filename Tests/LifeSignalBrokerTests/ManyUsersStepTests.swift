@@ -12,10 +12,10 @@ struct ManyUsersStepTests {
     @Test func anAlertToMoreRespondersThanAreEnteredNestedReachesEachAndEveryAccountComesBack() async throws {
         let broker = try InProcessBroker()
         defer { broker.stop() }
-        let dependent = try await person("Dana", on: broker)
+        let dependent = try await broker.person("Dana")
         var responders: [LifeSignalClient] = []
         for index in 0..<(UserSession.maxNestedSessions + 4) {
-            let responder = try await person("Responder \(index)", on: broker)
+            let responder = try await broker.person("Responder \(index)")
             _ = try await responder.phone.addContact(qrCode: dependent.registration.user.qrCode, isResponder: false,
                                                      isDependent: true)
             responders.append(responder.phone)
@@ -36,16 +36,5 @@ struct ManyUsersStepTests {
             await responder.close()
         }
         await dependent.phone.close()
-    }
-
-    private func person(_ name: String, on broker: InProcessBroker) async throws
-        -> (registration: Registration, phone: LifeSignalClient)
-    {
-        let registration = try await LifeSignalClient.register(port: broker.port, name: name)
-        let phone = try LifeSignalClient(configuration: ClientConfiguration(
-            port: broker.port, userID: registration.user.id, token: registration.token, deviceID: "phone",
-            reconnect: .disabled))
-        _ = try await phone.connect()
-        return (registration, phone)
     }
 }
