@@ -10,7 +10,7 @@ extension Broker {
         submit(write) { (_: Broker, result) in completion(result) }
     }
 
-    /// `submit`, whose completion runs in this actor, in the same entry that settles the backlog.
+    /// `submit`, whose completion is given the broker on the loop, right after the backlog is settled.
     func submit(_ write: StoreWrite,
                 then completion: @escaping @Sendable (Broker, Result<StoreWriteResult, Error>) -> Void) {
         guard let store else { return completion(self, .failure(Self.noEmbeddedStore)) }

@@ -12,7 +12,7 @@ extension UserSession {
     func perform(_ request: Request, from connection: ClientConnection, loading userIDs: Set<String>,
                  _ rules: @escaping Rules) {
         let (broker, userID) = (self.broker, self.userID)
-        // One entry into the registry: the backlog's check, and the sessions loaded already.
+        // The backlog's check, and the sessions loaded already, in one call to the registry.
         let admitted: (loaded: [String: UserSession], complete: Bool)? = broker.onLoop { broker in
             guard !broker.shedIfOverloaded(request, from: connection) else { return nil }
             var loaded: [String: UserSession] = [:]
