@@ -51,8 +51,14 @@ extension UserSession {
             lent.append(lendAccount())
             for session in sessions.values { lent.append(session.onLoop { $0.lendAccount() }) }
             Self.runRules(lent: &lent, outcome: &outcome, &mutation, rules)
-            for session in sessions.values { session.onLoop { $0.settle(&outcome, &mutation) } }
-            settle(&outcome, &mutation)
+            // Each session is handed its own part, not the whole step to scan: an alert's effects
+            // grow with its responders, and so would every scan.
+            var parts: [String: [RuleEffect]] = [:]
+            for effect in outcome.effects {
+                if let userID = effect.settledBy { parts[userID, default: []].append(effect) }
+            }
+            for session in sessions.values { session.onLoop { $0.settle(&outcome, parts[$0.userID] ?? [], &mutation) } }
+            settle(&outcome, parts[userID] ?? [], &mutation)
         }
         if let refusal = outcome.refusal { throw refusal }
         guard let result = outcome.result else { throw ProtocolError(.internal, "the rules ran without a result") }
@@ -85,7 +91,8 @@ extension UserSession {
         } else {
             Self.runRules(lent: &lent, outcome: &outcome, &mutation, rules)
         }
-        settle(&outcome, &mutation)
+        let effects = outcome.effects
+        settle(&outcome, effects, &mutation)
     }
 
     /// Runs `rules` over the `lent` accounts, which move into the step and on into `outcome`
@@ -105,13 +112,15 @@ extension UserSession {
         for case .store(let change) in outcome.effects { mutation.changes.append(StoreChange(change)) }
     }
 
-    /// Takes this user's account back from `outcome` and carries out what the step did to them:
-    /// their events emitted and notifications stored, in order, and what follows in memory from
-    /// a change to their account (the deadline scheduler, a removed contact's fallback copy).
-    private func settle<Result: Sendable>(_ outcome: inout StepOutcome<Result>, _ mutation: inout Mutation) {
+    /// Takes this user's account back from `outcome` and carries out what the step did to them,
+    /// as `effects` (the step's, or this user's part of them) say: their events emitted and
+    /// notifications stored, in order, and what follows in memory from a change to their account
+    /// (the deadline scheduler, a removed contact's fallback copy).
+    private func settle<Result: Sendable>(_ outcome: inout StepOutcome<Result>, _ effects: [RuleEffect],
+                                          _ mutation: inout Mutation) {
         if let own = outcome.accounts.removeValue(forKey: userID) { account = own }
         var userChanged = false
-        for effect in outcome.effects {
+        for effect in effects {
             switch effect {
             case .event(userID, let name, let data): emit(name, data, into: &mutation)
             case .notification(userID, let notification): store(notification, into: &mutation)
@@ -182,4 +191,17 @@ private extension Account {
     /// What a session holds while a step has its account: nothing reads it then (the rules
     /// run on the step, and the account is back before anything else runs on the loop).
     static let lent = Account(user: User(id: "", name: "", qrCode: "", createdAt: 0), contacts: [:])
+}
+
+private extension RuleEffect {
+    /// The user whose session carries this effect out in memory (`settle`); nil for a change
+    /// that only the store takes.
+    var settledBy: String? {
+        switch self {
+        case .event(let userID, _, _), .notification(let userID, _): userID
+        case .store(.updateUser(let user)): user.id
+        case .store(.deleteContact(let userID, _)): userID
+        case .store: nil
+        }
+    }
 }
