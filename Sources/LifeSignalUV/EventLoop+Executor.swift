@@ -2,7 +2,9 @@ import CLibUV
 
 extension EventLoop {
     /// Thread-safe. Runs `work` on the loop thread, in submission order, in a later turn of the loop.
-    public func execute(_ work: @escaping @Sendable () -> Void) {
+    /// False when the loop has shut down: then `work` never runs.
+    @discardableResult
+    public func execute(_ work: @escaping @Sendable () -> Void) -> Bool {
         submit(.work(work))
     }
 
@@ -24,15 +26,17 @@ extension EventLoop {
         isInLoopThread
     }
 
-    func submit(_ item: LoopJobQueue.Item) {
+    /// False when the loop has shut down: nothing would ever run `item`.
+    @discardableResult
+    func submit(_ item: LoopJobQueue.Item) -> Bool {
         jobs.withLock { queue in
-            // After shutdown nothing would ever run it.
-            guard !queue.isClosed else { return }
+            guard !queue.isClosed else { return false }
             queue.items.append(item)
             // One wake per batch. Sent under the lock so shutdown cannot free the handle in between.
             if queue.items.count == 1 {
                 uv_async_send(asyncHandle)
             }
+            return true
         }
     }
 

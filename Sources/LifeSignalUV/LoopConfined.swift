@@ -14,11 +14,21 @@ extension LoopConfined {
     }
 
     /// Runs `operation` with this object on the loop's thread, from any thread or task: at once
-    /// on the loop's thread, else in a later turn of the loop.
-    public func onLoopAsync<T: Sendable>(_ operation: @escaping @Sendable (Self) -> T) async -> T {
+    /// on the loop's thread, else in a later turn of the loop. Throws `LoopStopped` when the loop
+    /// has shut down, rather than waiting for a turn that will not come (an HTTP request that
+    /// came as the broker stopped).
+    public func onLoopAsync<T: Sendable>(_ operation: @escaping @Sendable (Self) -> T) async throws(LoopStopped) -> T {
         if loop.isInLoopThread { return operation(self) }
-        return await withCheckedContinuation { continuation in
-            loop.execute { continuation.resume(returning: operation(self)) }
+        let answer: Result<T, LoopStopped> = await withCheckedContinuation { continuation in
+            let accepted = loop.execute { continuation.resume(returning: .success(operation(self))) }
+            if !accepted { continuation.resume(returning: .failure(LoopStopped())) }
         }
+        return try answer.get()
     }
+}
+
+/// The loop has shut down: nothing runs on it any more.
+public struct LoopStopped: Error, CustomStringConvertible {
+    public init() {}
+    public var description: String { "the event loop has stopped" }
 }

@@ -20,17 +20,17 @@ struct ActorEntriesTests {
         _ = try await bob.phone.addContact(qrCode: alice.registration.user.qrCode, isResponder: false, isDependent: true)
         _ = try await bob.phone.sendPing(to: alice.registration.user.id)  // warm: both sessions loaded
 
-        let before = await entries(of: broker)
+        let before = try await entries(of: broker)
         for _ in 0..<Self.pings { _ = try await bob.phone.sendPing(to: alice.registration.user.id) }
-        let perPing = Double(await entries(of: broker) - before) / Double(Self.pings)
+        let perPing = Double(try await entries(of: broker) - before) / Double(Self.pings)
         print("onLoop entries per ping (sender and recipient online, one at a time): \(perPing)")
         #expect(perPing >= 4 && perPing < 5, "onLoop entries per ping: \(perPing)")
         await alice.phone.close()
         await bob.phone.close()
     }
 
-    private func entries(of broker: InProcessBroker) async -> UInt64 {
-        await broker.broker.onLoopAsync { $0.loopActorEntries() }
+    private func entries(of broker: InProcessBroker) async throws -> UInt64 {
+        try await broker.broker.onLoopAsync { $0.loopActorEntries() }
     }
 }
 

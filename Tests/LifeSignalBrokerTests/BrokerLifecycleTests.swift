@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 #endif
 @testable import LifeSignalBroker
+import LifeSignalUV
 import Testing
 
 /// The broker's lifecycle owns its listener and timers: a broker starts once, and once it stops
@@ -13,23 +14,33 @@ import Testing
     @Test func aBrokerStartsOnce() async throws {
         let server = try InProcessBroker()
         defer { server.stop() }
-        #expect(await server.broker.onLoopAsync { $0.isAccepting })
+        #expect(try await server.broker.onLoopAsync { $0.isAccepting })
         await #expect(throws: StartFailure.self) { _ = try await server.broker.onLoopAsync { broker in Result { try broker.start() } }.get() }
-        #expect(await server.broker.onLoopAsync { $0.isAccepting })
+        #expect(try await server.broker.onLoopAsync { $0.isAccepting })
     }
 
     @Test func aStoppedBrokerHoldsNothingAndStartsNothingNew() async throws {
         let server = try InProcessBroker()
         defer { server.stop() }
-        await server.broker.onLoopAsync { $0.stopAccepting() }
-        #expect(await !server.broker.onLoopAsync { $0.isAccepting })
-        #expect(await !server.broker.onLoopAsync { $0.hasDeadlineScheduler })
+        try await server.broker.onLoopAsync { $0.stopAccepting() }
+        #expect(try await !server.broker.onLoopAsync { $0.isAccepting })
+        #expect(try await !server.broker.onLoopAsync { $0.hasDeadlineScheduler })
         // A store failure reported after the stop queues no retry and starts no timer.
-        await server.broker.onLoopAsync { $0.retryAfterStoreFailure(.reload(userID: "u_late")) }
-        #expect(await server.broker.onLoopAsync { $0.storeRetries.isEmpty })
+        try await server.broker.onLoopAsync { $0.retryAfterStoreFailure(.reload(userID: "u_late")) }
+        #expect(try await server.broker.onLoopAsync { $0.storeRetries.isEmpty })
         await #expect(throws: StartFailure.self) { _ = try await server.broker.onLoopAsync { broker in Result { try broker.start() } }.get() }
         // The port is closed, not merely ignored.
         #expect(connectionIsRefused(port: server.port))
+    }
+
+    /// What another task asks of a broker whose loop has shut down (an HTTP request that came as
+    /// it stopped) is answered at once, not left waiting for a turn of the loop that never comes.
+    @Test func aBrokerWhoseLoopHasStoppedAnswersOtherTasksAtOnce() async throws {
+        let server = try InProcessBroker()
+        server.stop()
+        await #expect(throws: LoopStopped.self) { try await server.broker.onLoopAsync { $0.isAccepting } }
+        let readiness = await server.broker.readiness(timeout: .seconds(120))
+        #expect(!readiness.accepting && !readiness.isReady)
     }
 
     private func connectionIsRefused(port: Int) -> Bool {

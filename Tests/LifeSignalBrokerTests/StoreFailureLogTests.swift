@@ -106,7 +106,7 @@ struct StoreFailureLogTests {
         let alice = try await LifeSignalClient.register(host: "127.0.0.1", port: broker.port, name: "Alice")
         broker.store.failing.withLock { $0.users = [alice.user.id] }
         // As if five writes of hers failed at once: one reload is queued.
-        let queued = await broker.broker.onLoopAsync { $0.queueForTest(.reload(userID: alice.user.id), times: 5) }
+        let queued = try await broker.broker.onLoopAsync { $0.queueForTest(.reload(userID: alice.user.id), times: 5) }
         #expect(queued == [.reload(userID: alice.user.id)])
 
         // Every retry fails to load her and is queued again. Each line says how many were left

@@ -19,9 +19,12 @@ public final class OperationsServer: Sendable {
     public static func start(host: String, port: Int, broker: Broker, registry: PrometheusCollectorRegistry,
                              logger: Logger) throws -> OperationsServer {
         let router = Router()
+        // The broker's loop has shut down and the server is about to: an answer, not a wait.
+        let stopping = Response(status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8"],
+                                body: .init(byteBuffer: ByteBuffer(string: "stopping\n")))
         let gauges = BrokerGauges(clustered: broker.cluster != nil)
         router.get("metrics") { _, _ -> Response in
-            let snapshot = await broker.onLoopAsync { $0.snapshot() }
+            guard let snapshot = try? await broker.onLoopAsync({ $0.snapshot() }) else { return stopping }
             gauges.record(snapshot)
             var text = registry.emitToString()
             snapshot.requests?.render(into: &text)
@@ -37,7 +40,7 @@ public final class OperationsServer: Sendable {
         }
         router.get("v1/users/:id/online") { _, context -> Response in
             let userID = try context.parameters.require("id")
-            let devices = await broker.onLoopAsync { $0.onlineDevices(of: userID) }
+            guard let devices = try? await broker.onLoopAsync({ $0.onlineDevices(of: userID) }) else { return stopping }
             let body: JSONValue = ["user": .string(userID), "devices": .array(devices.map { .string($0) })]
             return Response(status: .ok, headers: [.contentType: "application/json"],
                             body: .init(byteBuffer: ByteBuffer(bytes: body.serialized())))

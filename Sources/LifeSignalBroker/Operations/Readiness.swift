@@ -28,11 +28,14 @@ public struct Readiness: Sendable, Equatable {
 }
 
 extension Broker {
-    /// From any task: what is read of the broker is read on its loop, and the store is probed
-    /// from here.
+    /// From any task: what is read of the broker is read on its loop, in one turn, and the store
+    /// is probed from here. A broker whose loop has stopped is not ready.
     public func readiness(timeout: Duration = .seconds(2)) async -> Readiness {
-        let (accepting, stuckBatches) = await onLoopAsync { broker in
-            (broker.isAccepting, Result { try broker.cluster?.checkBatchesAreMoving() })
+        guard let (accepting, stuckBatches, deadlinesScheduled) = try? await onLoopAsync({ broker in
+            (broker.isAccepting, Result { try broker.cluster?.checkBatchesAreMoving() },
+             broker.cluster != nil || broker.serving?.deadlines?.hasLoadedStored == true)
+        }) else {
+            return Readiness(accepting: false, storeProblem: nil)
         }
         let storeProblem: String?
         do {
@@ -48,11 +51,7 @@ extension Broker {
         } catch {
             storeProblem = "\(error)"
         }
-        var readiness = Readiness(accepting: accepting, storeProblem: storeProblem)
-        if cluster == nil {
-            readiness.deadlinesScheduled = await onLoopAsync { $0.serving?.deadlines?.hasLoadedStored ?? false }
-        }
-        return readiness
+        return Readiness(accepting: accepting, storeProblem: storeProblem, deadlinesScheduled: deadlinesScheduled)
     }
 }
 

@@ -128,8 +128,8 @@ final class InProcessBroker: Sendable {
     }
 
     /// Whether the user's session is in the registry (loaded, or being loaded).
-    func isLoaded(_ userID: String) async -> Bool {
-        await broker.onLoopAsync { $0.hasSession(for: userID) }
+    func isLoaded(_ userID: String) async throws -> Bool {
+        try await broker.onLoopAsync { $0.hasSession(for: userID) }
     }
 
     static func newDirectory() -> String {
