@@ -79,13 +79,7 @@ package struct SQLiteReads {
         case .user(let id):
             .user(try storedUser(id: id, db))
         case .accounts(let ids):
-            .accounts(try ids.compactMap { id in
-                try selectUser.rows(db, { $0.add(id) }, UserColumns.userAndTokenHash(from:)).first.map { user, _ in
-                    Account(user: user, contacts: Dictionary(uniqueKeysWithValues: try contacts(of: id, db).map {
-                        ($0.record.contactID, $0.record)
-                    }))
-                }
-            })
+            .accounts(try ids.compactMap { try account(id: $0, db) })
         case .devices(let userID):
             .devices(try devices(of: userID, db))
         case .qrCodeOwner(let code):
@@ -124,6 +118,14 @@ package struct SQLiteReads {
                                                   history: 0, db) ?? [],
             notificationCount: ledger.count, unreadCount: ledger.filter(\.isUnread).count,
             notificationLedger: ledger)
+    }
+
+    /// The user's document and their side of every relationship, as the rules are given them.
+    private func account(id: String, _ db: Database) throws -> Account? {
+        guard let (user, _) = try selectUser.rows(db, { $0.add(id) }, UserColumns.userAndTokenHash(from:)).first
+        else { return nil }
+        let records = try contacts(of: id, db).map { ($0.record.contactID, $0.record) }
+        return Account(user: user, contacts: Dictionary(uniqueKeysWithValues: records))
     }
 
     private func devices(of userID: String, _ db: Database) throws -> [DeviceRecord] {
