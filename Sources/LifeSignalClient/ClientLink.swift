@@ -13,7 +13,7 @@ final class ClientLink: TCPConnectionDelegate, @unchecked Sendable {
     /// Weak: a client dropped without `close()` must still deinit; its link then closes itself.
     weak var client: LifeSignalClient?
     var decoder: FrameDecoder
-    var session = ConnectionSession<Waiter>()
+    var session = ConnectionSession<Waiter, DeviceState>()
     /// No `hello` on this connection (`register` only).
     let isAnonymous: Bool
     var lastSentMs: UInt64

@@ -5,9 +5,11 @@ import LifeSignalProtocol
 /// device state and says when the session is live. Tests drive it with parsed frames.
 ///
 /// `Waiter` is whatever the owner resumes when a response arrives; a nil waiter is an internal
-/// request (`hello`, `keepalive`) whose result only the session looks at.
-struct ConnectionSession<Waiter> {
-    enum Phase: Equatable {
+/// request (`hello`, `keepalive`) whose result only the session looks at. `State` is what the
+/// catch-up and the events keep current: the client's `DeviceState`, or the load generator's
+/// `SeqPosition` (`SessionState`).
+package struct ConnectionSession<Waiter, State: SessionState> {
+    package enum Phase: Equatable {
         /// Connected, no `hello` (a `register` connection).
         case open
         /// `hello` sent with this rid.
@@ -19,7 +21,7 @@ struct ConnectionSession<Waiter> {
         case failed
     }
 
-    enum Action {
+    package enum Action {
         case complete(Waiter, Result<JSONObject, LifeSignalClientError>)
         /// Yield on `events` (the state has already applied it).
         case emit(ClientEvent)
@@ -31,27 +33,33 @@ struct ConnectionSession<Waiter> {
         case internalRequestFailed(op: String, ProtocolError)
     }
 
-    private(set) var phase = Phase.open
+    package private(set) var phase = Phase.open
     private var pending = PendingRequests<(op: String, waiter: Waiter?, sentAtMs: UInt64)>()
     private var nextRID: Int64 = 1
     /// The broker's limit on request bodies, known once `hello` is accepted.
     private var maxRequestBytes = Int.max
 
-    var inFlightCount: Int { pending.count }
+    package init() {}
+
+    package var inFlightCount: Int { pending.count }
+
+    /// What the oldest request in flight will complete (nil for an internal one): the load
+    /// generator recognizes an `ok` nobody reads without parsing it.
+    package var oldestWaiter: Waiter? { pending.first?.waiter.waiter }
 
     /// The request waiting longest for its answer (answers come in order, so it is the one late
     /// first), and when it was sent.
-    var oldestUnanswered: (op: String, sentAtMs: UInt64)? {
+    package var oldestUnanswered: (op: String, sentAtMs: UInt64)? {
         pending.first.map { ($0.waiter.op, $0.waiter.sentAtMs) }
     }
 
     /// `hello` is answered and the missed events or snapshot are still coming.
-    var isCatchingUp: Bool {
+    package var isCatchingUp: Bool {
         if case .catchingUp = phase { return true }
         return false
     }
 
-    var hello: HelloResult? {
+    package var hello: HelloResult? {
         switch phase {
         case .catchingUp(let hello), .live(let hello): return hello
         default: return nil
@@ -60,38 +68,50 @@ struct ConnectionSession<Waiter> {
 
     /// The framed `hello`, sent at `nowMs`. `resume` is the seq of the last event this device applied.
     mutating func hello(_ configuration: ClientConfiguration, resume: Int64?, at nowMs: UInt64) -> [UInt8] {
-        let hello = Hello(userID: configuration.userID, token: configuration.token, deviceID: configuration.deviceID,
-                          platform: configuration.platform, resume: resume)
+        var bytes: [UInt8] = []
+        hello(Hello(userID: configuration.userID, token: configuration.token, deviceID: configuration.deviceID,
+                    platform: configuration.platform, resume: resume), at: nowMs, into: &bytes)
+        return bytes
+    }
+
+    /// Appends the framed `hello` to `buffer`.
+    package mutating func hello(_ hello: Hello, at nowMs: UInt64, into buffer: inout [UInt8]) {
         phase = .greeting(rid: nextRID)
-        return enqueue(Op.hello, encode(Op.hello, hello.fields), waiter: nil, at: nowMs)
+        RequestFrame.append(op: Op.hello, rid: nextRID, hello.fields, to: &buffer)
+        expectAnswer(Op.hello, waiter: nil, at: nowMs)
     }
 
     /// The framed request, sent at `nowMs`; its response will complete `waiter`.
     mutating func request(_ op: String, _ fields: JSONObject, waiter: Waiter?, at nowMs: UInt64)
         throws(LifeSignalClientError) -> [UInt8]
     {
-        let bytes = encode(op, fields)
-        guard bytes.count - 4 <= maxRequestBytes else {
-            throw .requestTooLarge(bytes: bytes.count - 4, limit: maxRequestBytes)
-        }
-        return enqueue(op, bytes, waiter: waiter, at: nowMs)
-    }
-
-    private func encode(_ op: String, _ fields: JSONObject) -> [UInt8] {
-        // op and rid first, so captures read naturally.
-        var object: JSONObject = ["op": .string(op), "rid": .int(nextRID)]
-        for (key, value) in fields where key != "op" && key != "rid" { object[key] = value }
-        return FrameEncoder.frame(.object(object))
-    }
-
-    private mutating func enqueue(_ op: String, _ bytes: [UInt8], waiter: Waiter?, at nowMs: UInt64) -> [UInt8] {
-        pending.append(rid: nextRID, waiter: (op, waiter, nowMs))
-        nextRID += 1
+        var bytes: [UInt8] = []
+        try request(op, fields, waiter: waiter, at: nowMs, into: &bytes)
         return bytes
     }
 
+    /// Appends the framed request to `buffer`; nothing is appended when it is larger than the
+    /// broker takes.
+    package mutating func request(_ op: String, _ fields: JSONObject, waiter: Waiter?, at nowMs: UInt64,
+                                  into buffer: inout [UInt8]) throws(LifeSignalClientError) {
+        let start = buffer.count
+        RequestFrame.append(op: op, rid: nextRID, fields, to: &buffer)
+        let bodyBytes = buffer.count - start - 4
+        guard bodyBytes <= maxRequestBytes else {
+            buffer.removeSubrange(start...)
+            throw .requestTooLarge(bytes: bodyBytes, limit: maxRequestBytes)
+        }
+        expectAnswer(op, waiter: waiter, at: nowMs)
+    }
+
+    /// The request just written takes the next rid; its answer will come in its turn (§2).
+    private mutating func expectAnswer(_ op: String, waiter: Waiter?, at nowMs: UInt64) {
+        pending.append(rid: nextRID, waiter: (op, waiter, nowMs))
+        nextRID += 1
+    }
+
     /// Handles one frame from the broker. `state` is the device's state, shared by all connections.
-    mutating func receive(_ message: ServerMessage, state: inout DeviceState?) -> [Action] {
+    package mutating func receive(_ message: ServerMessage, state: inout State?) -> [Action] {
         if phase == .failed { return [] }
         switch message {
         case .ok(let rid, let fields):
@@ -113,14 +133,14 @@ struct ConnectionSession<Waiter> {
     }
 
     /// Empties the pending queue; the owner fails these waiters.
-    mutating func failAll() -> [Waiter] {
+    package mutating func failAll() -> [Waiter] {
         phase = .failed
         return pending.removeAll().compactMap(\.waiter.waiter)
     }
 
     // MARK: - Responses
 
-    private mutating func response(rid: Int64?, _ result: Result<JSONObject, ProtocolError>, state: DeviceState?)
+    private mutating func response(rid: Int64?, _ result: Result<JSONObject, ProtocolError>, state: State?)
         -> [Action]
     {
         guard let entry = pending.popFirst() else {
@@ -140,7 +160,7 @@ struct ConnectionSession<Waiter> {
         return [.complete(waiter, result.mapError { .server($0) })]
     }
 
-    private mutating func helloAnswered(_ result: Result<JSONObject, ProtocolError>, state: DeviceState?) -> [Action] {
+    private mutating func helloAnswered(_ result: Result<JSONObject, ProtocolError>, state: State?) -> [Action] {
         let fields: JSONObject
         switch result {
         case .failure(let error): return fail(.server(error))
@@ -162,9 +182,9 @@ struct ConnectionSession<Waiter> {
 
     // MARK: - Catch-up and events
 
-    private mutating func event(seq: Int64, name: String, data: JSONValue, state: inout DeviceState?) -> [Action] {
+    private mutating func event(seq: Int64, name: String, data: JSONValue, state: inout State?) -> [Action] {
         guard let hello else { return fail(.protocolViolation("event \(seq) before hello")) }
-        guard var current = state, current.user.id == hello.user.id else {
+        guard var current = state, current.userID == hello.user.id else {
             return fail(.protocolViolation("event \(seq) before any snapshot"))
         }
         do {
@@ -176,19 +196,19 @@ struct ConnectionSession<Waiter> {
         return [.emit(.event(seq: seq, name: name, data: data))] + caughtUpIfDone(state: current)
     }
 
-    private mutating func snapshot(_ snapshot: Snapshot, state: inout DeviceState?) -> [Action] {
+    private mutating func snapshot(_ snapshot: Snapshot, state: inout State?) -> [Action] {
         guard let hello else { return fail(.protocolViolation("snapshot before hello")) }
         guard snapshot.user.id == hello.user.id else {
             return fail(.protocolViolation("snapshot of user \(snapshot.user.id), expected \(hello.user.id)"))
         }
-        let replaced = DeviceState(snapshot: snapshot)
+        let replaced = State(snapshot: snapshot)
         state = replaced
         return [.emit(.snapshot(snapshot))] + caughtUpIfDone(state: replaced)
     }
 
     /// After a frame of the catch-up: done once the state reaches the hello's `lastSeq`.
-    private mutating func caughtUpIfDone(state: DeviceState) -> [Action] {
-        guard case .catchingUp(let hello) = phase, state.user.id == hello.user.id, state.lastSeq >= hello.lastSeq
+    private mutating func caughtUpIfDone(state: State) -> [Action] {
+        guard case .catchingUp(let hello) = phase, state.userID == hello.user.id, state.lastSeq >= hello.lastSeq
         else { return [] }
         phase = .live(hello)
         return [.caughtUp(hello)]

@@ -2,12 +2,12 @@ import LifeSignalClient
 import LifeSignalProtocol
 import LifeSignalUV
 
-/// One simulated device: a TCP connection, its frame decoder and its requests in flight.
+/// One simulated device: a TCP connection, its frame decoder, and the client library's
+/// `ConnectionSession` for the protocol (rids, register, hello, catch-up, answers in order).
 ///
 /// Loop thread only. No Task, no thread and no LifeSignalClient per device: thousands of these
-/// share one EventLoop, so each costs a socket and a few hundred bytes. It does the session
-/// part of the protocol itself (register, hello, catch-up) and hands everything after that to
-/// its delegate.
+/// share one EventLoop, so each costs a socket and a few hundred bytes. It hands everything after
+/// the catch-up to its delegate.
 package final class LoadDevice: TCPConnectionDelegate {
     package enum State: Equatable {
         case idle, connecting, registering, greeting, catchingUp, ready, leaving, closed
@@ -27,10 +27,9 @@ package final class LoadDevice: TCPConnectionDelegate {
     private(set) var credential: LoadCredential?
     /// The user's QR code, from the register result (scenarios that add contacts show it).
     private(set) var qrCode: String?
-    /// The last seq applied (from the snapshot or events): what a reconnect would resume from.
-    private(set) var lastSeq: Int64?
-    /// `lastSeq` announced by hello's ok: the catch-up ends with it.
-    private var catchUpTarget: Int64 = 0
+    /// The last seq seen (from the snapshot or events): what a reconnect resumes from.
+    private var position: StreamPosition?
+    package var lastSeq: Int64? { position?.lastSeq }
     /// `heartbeatMs` announced by the last hello's ok.
     private(set) var heartbeatMs: Int64?
     /// When the last `connect()` began and when its hello's ok was read (0 before that).
@@ -41,8 +40,7 @@ package final class LoadDevice: TCPConnectionDelegate {
 
     private var connection: TCPConnection?
     private var decoder = FrameDecoder(maxFrameBytes: 16 * 1024 * 1024)
-    private var pending = PendingQueue()
-    private var nextRid: Int64 = 1
+    private var session = ConnectionSession<Sent, StreamPosition>()
     /// Frames staged during one callback, written with one `write` at its end.
     private var output: [UInt8] = []
     /// Read time of the bytes being handled; requests sent in reaction reuse it as their start.
@@ -64,7 +62,7 @@ package final class LoadDevice: TCPConnectionDelegate {
         self.delegate = delegate
     }
 
-    package var inFlight: Int { pending.count }
+    package var inFlight: Int { session.inFlightCount }
 
     // MARK: - Session
 
@@ -76,7 +74,7 @@ package final class LoadDevice: TCPConnectionDelegate {
         connectStartNs = MonotonicClock.nowNs()
         helloOkNs = 0
         decoder = FrameDecoder(maxFrameBytes: 16 * 1024 * 1024)
-        pending.removeAll()
+        session = ConnectionSession()
         TCPConnection.connect(loop: loop, host: broker.host, port: broker.port, sourceAddress: sourceAddress) {
             [self] result in
             switch result {
@@ -131,7 +129,7 @@ package final class LoadDevice: TCPConnectionDelegate {
     private func sendHello(_ credential: LoadCredential) {
         state = .greeting
         let hello = Hello(userID: credential.userID, token: credential.token, deviceID: deviceID, resume: lastSeq)
-        stage(Op.hello, kind: LoadRequestKind.hello, hello.fields)
+        session.hello(hello, at: loop.cachedNowMs, into: &output)
         flushOutput()
     }
 
@@ -155,11 +153,13 @@ package final class LoadDevice: TCPConnectionDelegate {
     private func stage(
         _ op: String, kind: UInt8, _ fields: JSONObject = [:], startNs: UInt64? = nil, wantsFields: Bool = true
     ) {
-        let rid = nextRid
-        nextRid += 1
-        LoadFrames.appendRequest(op: op, rid: rid, fields, to: &output)
         let start = startNs ?? (insideRead ? currentReadNs : MonotonicClock.nowNs())
-        pending.append(PendingQueue.Entry(rid: rid, startNs: start, kind: kind, wantsFields: wantsFields))
+        let sent = Sent(kind: kind, startNs: start, wantsFields: wantsFields)
+        do {
+            try session.request(op, fields, waiter: sent, at: loop.cachedNowMs, into: &output)
+        } catch {
+            fail("\(op): \(error)")
+        }
     }
 
     private func flushOutput() {
@@ -190,7 +190,7 @@ package final class LoadDevice: TCPConnectionDelegate {
         let previous = state
         state = .closed
         self.connection = nil
-        pending.removeAll()
+        _ = session.failAll()
         output.removeAll(keepingCapacity: true)
         let reason = error.map { "\($0)" }
         switch previous {
@@ -207,71 +207,72 @@ package final class LoadDevice: TCPConnectionDelegate {
     // MARK: - Frames
 
     private func handleFrame(_ body: UnsafeRawBufferPointer) {
-        // The hot path of closed-loop scenarios: an `ok` nobody reads, matched by its prefix.
-        if let head = pending.first, !head.wantsFields, let rid = LoadFrames.okRid(body), rid == head.rid {
-            _ = pending.popFirst()
-            handleResponse(.ok(rid: rid, fields: [:]), to: head)
-            return
-        }
         let message: ServerMessage
-        do {
-            message = try ServerMessage.parse(body)
-        } catch {
-            fail("unreadable frame from the broker: \(error)")
-            return
+        // The hot path of closed-loop scenarios: an `ok` nobody reads, recognized by its prefix.
+        if let oldest = session.oldestWaiter, !oldest.wantsFields, let rid = LoadFrames.okRid(body) {
+            message = .ok(rid: rid, fields: [:])
+        } else {
+            do {
+                message = try ServerMessage.parse(body)
+            } catch {
+                return fail("unreadable frame from the broker: \(error)")
+            }
         }
-        switch message {
-        case .ok(let rid, _), .error(let rid, _):
-            guard let entry = pending.popFirst(), entry.rid == rid else {
-                fail("response rid \(rid.map(String.init) ?? "none") does not match the oldest request in flight")
-                return
-            }
-            handleResponse(message, to: entry)
-        case .event(let seq, let name, _):
-            if state == .catchingUp { lastCatchUp.record(seq, after: lastSeq) }
-            lastSeq = max(seq, lastSeq ?? seq)  // a repeated event does not move it back
-            if state == .catchingUp {
-                if seq >= catchUpTarget { becomeReady() }
-            } else if state == .ready {
-                delegate.device(self, didReceiveEvent: name, seq: seq, receivedNs: currentReadNs)
-            }
-        case .snapshot(let snapshot):
-            lastSeq = snapshot.seq
-            if state == .catchingUp {
-                lastCatchUp.snapshot = true
+        let seqBefore = position?.lastSeq
+        let actions = session.receive(message, state: &position)
+        if state == .greeting, let hello = session.hello { greeted(hello) }
+        for action in actions {
+            switch action {
+            case .complete(let sent, let result):
+                answered(sent, result)
+            case .emit(.event(let seq, let name, _)):
+                if state == .catchingUp {
+                    lastCatchUp.record(seq, after: seqBefore)
+                } else if state == .ready {
+                    delegate.device(self, didReceiveEvent: name, seq: seq, receivedNs: currentReadNs)
+                }
+            case .emit(.snapshot):
+                if state == .catchingUp { lastCatchUp.snapshot = true }
+            case .emit:
+                break
+            case .caughtUp:
                 becomeReady()
+            case .drop(let error):
+                fail(state == .greeting ? "hello: \(error)" : "\(error)")
+            case .internalRequestFailed:
+                break
             }
         }
     }
 
-    private func handleResponse(_ message: ServerMessage, to entry: PendingQueue.Entry) {
-        switch (state, entry.kind) {
+    /// Hello's `ok`: the catch-up it announced follows (or nothing, when the device is current).
+    private func greeted(_ hello: HelloResult) {
+        helloOkNs = currentReadNs
+        heartbeatMs = hello.heartbeatMs
+        lastCatchUp = CatchUp()
+        state = .catchingUp
+    }
+
+    private func answered(_ sent: Sent, _ result: Result<JSONObject, LifeSignalClientError>) {
+        switch (state, sent.kind) {
         case (.registering, LoadRequestKind.register):
-            guard case .ok(_, let fields) = message,
-                  case .registered(let user, let token)? = try? Reply(answering: Op.register, fields: fields)
-            else {
-                return setupFailed("register", message)
+            switch result {
+            case .success(let fields):
+                guard case .registered(let user, let token)? = try? Reply(answering: Op.register, fields: fields) else {
+                    return fail("register: unexpected answer")
+                }
+                let credential = LoadCredential(userID: user.id, token: token)
+                self.credential = credential
+                qrCode = user.qrCode
+                sendHello(credential)
+            case .failure(let error):
+                fail("register: \(error)")
             }
-            let credential = LoadCredential(userID: user.id, token: token)
-            self.credential = credential
-            qrCode = user.qrCode
-            sendHello(credential)
-        case (.greeting, LoadRequestKind.hello):
-            guard case .ok(_, let fields) = message,
-                  case .hello(let hello)? = try? Reply(answering: Op.hello, fields: fields) else {
-                return setupFailed("hello", message)
-            }
-            let announced = hello.lastSeq
-            helloOkNs = currentReadNs
-            heartbeatMs = hello.heartbeatMs
-            lastCatchUp = CatchUp()
-            catchUpTarget = announced
-            state = .catchingUp
-            // Resuming from the broker's last seq: nothing follows, the device is current.
-            if let lastSeq, lastSeq == announced { becomeReady() }
         case (.ready, _):
+            var errorCode: ProtocolError.Code?
+            if case .failure(let error) = result { errorCode = error.serverError?.code ?? .internal }
             delegate.device(self, didReceive: LoadResponse(
-                rid: entry.rid, kind: entry.kind, startNs: entry.startNs, receivedNs: currentReadNs, message: message))
+                kind: sent.kind, startNs: sent.startNs, receivedNs: currentReadNs, errorCode: errorCode))
         default:
             break  // responses still due after bye, or the bye itself: the broker closes next
         }
@@ -282,19 +283,8 @@ package final class LoadDevice: TCPConnectionDelegate {
         delegate.deviceIsReady(self)
     }
 
-    private func setupFailed(_ step: String, _ message: ServerMessage) {
-        let detail: String
-        if case .error(_, let error) = message {
-            detail = "\(error)"
-        } else {
-            detail = "unexpected answer"
-        }
-        let wasSettingUp = state != .ready
-        close()
-        if wasSettingUp { delegate.device(self, setupFailed: "\(step): \(detail)") }
-    }
-
-    /// A protocol violation by the broker: reported as a disconnect (or a set-up failure).
+    /// The session must end (a refused set-up step, a protocol violation by the broker): reported
+    /// as a disconnect, or as a set-up failure before the device was ready.
     private func fail(_ reason: String) {
         let previous = state
         close()
@@ -303,5 +293,17 @@ package final class LoadDevice: TCPConnectionDelegate {
         } else if previous != .leaving && previous != .closed {
             delegate.device(self, setupFailed: reason)
         }
+    }
+}
+
+extension LoadDevice {
+    /// What a request in flight was: its answer goes to the right handler, timed from `startNs`.
+    struct Sent {
+        /// A `LoadRequestKind` value.
+        var kind: UInt8
+        /// When the request was sent, or meant to be sent (open-loop scenarios measure from there).
+        var startNs: UInt64
+        /// False when nobody reads the `ok`'s fields: the device may skip parsing it.
+        var wantsFields: Bool
     }
 }

@@ -99,8 +99,9 @@ package struct SQLiteReads {
     }
 
     package func storedUser(id: String, _ db: Database) throws -> StoredUser? {
-        guard var (user, tokenHash) = try selectUser.rows(db, { $0.add(id) }, UserColumns.userAndTokenHash(from:)).first
+        guard let row = try selectUser.rows(db, { $0.add(id) }, UserColumns.userAndTokenHash(from:)).first
         else { return nil }
+        var (user, tokenHash) = (row.0, row.1)
         // The same text as the column, held once: the broker keys the loaded user by `id`, so the
         // session's copy of the string would be a second heap block per online user.
         user.id = id

@@ -6,7 +6,7 @@ import Testing
 /// The protocol state machine fed with frames as the broker would send them; waiters are plain
 /// strings, so no socket or task is involved.
 @Suite struct ConnectionSessionTests {
-    typealias Session = ConnectionSession<String>
+    typealias Session = ConnectionSession<String, DeviceState>
 
     /// A session whose hello (rid 1) was answered, with `state` as the device's state.
     func greeted(lastSeq: Int64, state: inout DeviceState?) throws -> (Session, [Session.Action]) {

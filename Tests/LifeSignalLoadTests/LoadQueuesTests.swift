@@ -1,49 +1,6 @@
 @testable import LifeSignalLoad
 import Testing
 
-/// A device matches each response to its request by order (PROTOCOL §2): the ring must give the
-/// requests back exactly in the order they went, across growth and wrap-around.
-@Suite struct PendingQueueTests {
-    static func entry(_ rid: Int64) -> PendingQueue.Entry {
-        PendingQueue.Entry(rid: rid, startNs: UInt64(rid) * 10, kind: 0, wantsFields: false)
-    }
-
-    @Test func givesRequestsBackInOrderAcrossGrowthAndWrapAround() {
-        var queue = PendingQueue()
-        var nextRid: Int64 = 1
-        var expected: Int64 = 1
-        // Keep a pipeline of varying depth so the ring wraps and grows several times.
-        for round in 0..<200 {
-            for _ in 0..<(round % 7 + 1) {
-                queue.append(Self.entry(nextRid))
-                nextRid += 1
-            }
-            for _ in 0..<(round % 5 + 1) {
-                guard let entry = queue.popFirst() else { break }
-                #expect(entry.rid == expected)
-                #expect(entry.startNs == UInt64(expected) * 10)
-                expected += 1
-            }
-            #expect(queue.count == Int(nextRid - expected))
-        }
-        while let entry = queue.popFirst() {
-            #expect(entry.rid == expected)
-            expected += 1
-        }
-        #expect(expected == nextRid)
-        #expect(queue.isEmpty && queue.first == nil)
-    }
-
-    @Test func removeAllEmptiesItAndItIsUsableAgain() {
-        var queue = PendingQueue()
-        for rid in 1...20 { queue.append(Self.entry(Int64(rid))) }
-        queue.removeAll()
-        #expect(queue.isEmpty && queue.popFirst() == nil)
-        queue.append(Self.entry(99))
-        #expect(queue.first?.rid == 99)
-    }
-}
-
 /// Open-loop latency is measured from when a ping was meant to be sent: each notification must
 /// take the time of its own ping, also after failures and compaction.
 @Suite struct IntendedTimeQueueTests {
