@@ -38,12 +38,7 @@ let package = Package(
         ),
         .target(
             name: "LifeSignalUV",
-            dependencies: ["CLibUV", "LoopIsolation"],
-            swiftSettings: strictSwift6
-        ),
-        // The isolated side of LoopIsolated.onLoop; a module of its own (see RunIsolated.swift).
-        .target(
-            name: "LoopIsolation",
+            dependencies: ["CLibUV"],
             swiftSettings: strictSwift6
         ),
         .target(

@@ -7,24 +7,13 @@ public protocol LoopIsolated: Actor {
 extension LoopIsolated {
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
-    /// `assumeIsolated`, checked by comparing thread ids, then `operation` run as a call from
-    /// the actor's own isolation (`runIsolated`, reached through `runOnLoop`).
-    ///
-    /// The runtime's `assumeIsolated` costs far more from a loop callback: it asks the executor
-    /// through its dynamic checks (`isIsolatingCurrentContext`), about 600 instructions, and it
-    /// bit-casts the closure to drop the `isolated`, which makes the compiler move the closure's
-    /// context and a reabstraction thunk to the heap: two allocations and about 650 more
-    /// instructions per call. A ping makes some 40 such calls.
+    /// Runs `operation` isolated to this actor from a callback of its loop (a socket read, a
+    /// timer, a store completion brought back to the loop): the standard `assumeIsolated`, which
+    /// asks the loop (`EventLoop.isIsolatingCurrentContext`) and traps off its thread. Counted, so
+    /// that a test can hold what a request costs in entries (`EventLoop.actorEntries`).
     @inlinable
-    public nonisolated func onLoop<T>(_ operation: (isolated Self) throws -> T) rethrows -> T {
+    public nonisolated func onLoop<T: Sendable>(_ operation: (isolated Self) throws -> T) rethrows -> T {
         loop.enterActor()
-        return try runOnLoop(self, operation)
+        return try assumeIsolated(operation)
     }
 }
-
-/// `LoopIsolation.runIsolated` declared without the `isolated` on its actor: the same symbol and
-/// the same calling convention, callable from the loop's nonisolated callbacks. Only `onLoop`
-/// calls it, after checking the thread.
-@usableFromInline
-@_silgen_name("lifesignal_run_isolated")
-func runOnLoop<A: Actor, T>(_ actor: A, _ operation: (isolated A) throws -> T) rethrows -> T

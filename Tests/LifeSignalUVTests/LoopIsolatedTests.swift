@@ -17,10 +17,9 @@ private actor Counter: LoopIsolated {
 
 private struct Refused: Error, Equatable {}
 
-/// `onLoop` reaches the actor's isolated side through a second declaration of
-/// `LoopIsolation.runIsolated`: these check that the actor the closure gets is the one asked
-/// for, that values and errors come back, and that the state is the one the actor's own
-/// executor sees.
+/// `onLoop` reaches the actor's isolated side from the loop's own callbacks: these check that the
+/// actor the closure gets is the one asked for, that values and errors come back, and that the
+/// state is the one the actor's own executor sees.
 @Suite struct LoopIsolatedTests {
     @Test func aClosureRunsOnTheActorItWasGivenAndReturnsItsValue() async throws {
         let runner = try LoopRunner()
