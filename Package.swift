@@ -11,6 +11,8 @@ let package = Package(
         .executable(name: "lsclient", targets: ["lsclient"]),
         .library(name: "LifeSignalClient", targets: ["LifeSignalClient"]),
         .library(name: "LifeSignalProtocol", targets: ["LifeSignalProtocol"]),
+        // A real broker in the test process (`TestBroker`), for an app's tests and ours.
+        .library(name: "LifeSignalTesting", targets: ["LifeSignalTesting"]),
         // Fuzzes the protocol code: a seeded random run by default, libFuzzer with bench/fuzz.sh.
         .executable(name: "lsfuzz", targets: ["lsfuzz"]),
     ],
@@ -85,10 +87,14 @@ let package = Package(
             ],
             swiftSettings: strictSwift6
         ),
-        // What the test targets share: fixtures of accounts and ids for rule and engine tests.
+        // What tests share: a real broker in the test process (`TestBroker`, also a product for an
+        // app's tests), and fixtures of accounts and ids for rule and engine tests.
         .target(
             name: "LifeSignalTesting",
-            dependencies: ["LifeSignalProtocol", "LifeSignalRules"],
+            dependencies: [
+                "LifeSignalProtocol", "LifeSignalRules", "LifeSignalBroker", "LifeSignalStoreSQLite", "LifeSignalUV",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: strictSwift6
         ),
         // Token buckets, alone and keyed: the broker's limits and the push queue's throttles.
@@ -229,7 +235,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifeSignalLoadTests",
-            dependencies: ["LifeSignalLoad"],
+            dependencies: ["LifeSignalLoad", "LifeSignalClient", "LifeSignalProtocol"],
             swiftSettings: strictSwift6
         ),
         .testTarget(
@@ -238,6 +244,7 @@ let package = Package(
                 "LifeSignalBroker", "LifeSignalEngine", "LifeSignalStoreSQLite", "LifeSignalPostgres", "LifeSignalRules",
                 "LifeSignalClient",
                 "LifeSignalProtocol", "LifeSignalUV", "LifeSignalPush", "LifeSignalLimits", "LifeSignalFuzzing",
+                "LifeSignalTesting",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: strictSwift6
@@ -253,7 +260,7 @@ let package = Package(
         ),
         .testTarget(
             name: "LifeSignalClientTests",
-            dependencies: ["LifeSignalClient", "LifeSignalProtocol"],
+            dependencies: ["LifeSignalClient", "LifeSignalProtocol", "LifeSignalTesting"],
             swiftSettings: strictSwift6
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 @testable import LifeSignalBroker
 import LifeSignalStoreSQLite
+import LifeSignalTesting
 import LifeSignalUV
 import Logging
 
@@ -67,65 +68,30 @@ extension Broker {
     func hasSession(for userID: String) -> Bool { users[userID] != nil }
 }
 
-/// A broker in this process, on its own loop thread and a temporary directory, so that a test
-/// can reach its store. Everything else is the real thing: clients connect over TCP.
+/// A `TestBroker` whose store can be made to fail (`FaultyStore`), with what the tests reach inside.
 final class InProcessBroker: Sendable {
-    let loop: EventLoop
+    let testBroker: TestBroker
     let store: FaultyStore
-    let broker: Broker
-    let port: Int
-    /// Where its store lives; another broker started on it later finds the same data.
-    let directory: String
-    /// A directory this broker made is deleted with it; one it was given is left to its owner.
-    private let ownsDirectory: Bool
-    private let stopped = Locked(false)
-    /// Set once the loop has ended and the store is closed.
-    private let finished = Locked(false)
+    var loop: EventLoop { testBroker.loop }
+    var broker: Broker { testBroker.broker }
+    var port: Int { testBroker.port }
+    var directory: String { testBroker.directory }
 
     /// `logger`, when given, takes the broker's log (else only critical lines, to nowhere).
     /// `prepare` runs on the store before the broker starts on it.
     init(directory: String? = nil, logger: Logger? = nil,
          configure: (inout BrokerConfiguration) -> Void = { _ in }, prepare: (FaultyStore) -> Void = { _ in }) throws {
-        ownsDirectory = directory == nil
-        let directory = directory ?? Self.newDirectory()
-        self.directory = directory
-        var configuration = BrokerConfiguration()
-        configuration.port = 0
-        configuration.dataDirectory = directory
-        configure(&configuration)
-        let loop = try EventLoop()
-        let store = FaultyStore(base: try SQLiteStore(directory: directory) { work in loop.execute(work) })
-        prepare(store)
-        let logger = logger ?? {
-            var logger = Logger(label: "test-broker")
-            logger.logLevel = .critical
-            return logger
-        }()
-        let broker = Broker(configuration: configuration, store: store, loop: loop, logger: logger)
-        self.loop = loop
-        self.store = store
-        self.broker = broker
-        let finished = self.finished
-        let started = Locked<Result<Int, any Error>?>(nil)
-        Thread.detachNewThread {
-            loop.execute {
-                started.withLock { $0 = Result { try broker.onLoop { try $0.start() } } }
-            }
-            try? loop.run()
-            store.close()
-            finished.withLock { $0 = true }
+        var faulty: FaultyStore?
+        testBroker = try TestBroker(directory: directory, logger: logger, configure: configure) { base in
+            let store = FaultyStore(base: base)
+            prepare(store)
+            faulty = store
+            return store
         }
-        while started.withLock({ $0 }) == nil { Thread.sleep(forTimeInterval: 0.005) }
-        port = try started.withLock { $0! }.get()
+        store = faulty!
     }
 
-    func stop() {
-        guard !stopped.withLock({ let was = $0; $0 = true; return was }) else { return }
-        loop.shutdownGracefully(flushTimeoutMs: 0)
-        // Bounded, so a broker that does not stop fails its test rather than hanging the suite.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !finished.withLock({ $0 }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.005) }
-    }
+    func stop() { testBroker.stop() }
 
     /// Whether the user's session is in the registry (loaded, or being loaded).
     func isLoaded(_ userID: String) async throws -> Bool {
@@ -134,10 +100,5 @@ final class InProcessBroker: Sendable {
 
     static func newDirectory() -> String {
         FileManager.default.temporaryDirectory.appendingPathComponent("broker-\(UUID().uuidString)").path
-    }
-
-    deinit {
-        stop()
-        if ownsDirectory { try? FileManager.default.removeItem(atPath: directory) }
     }
 }

@@ -1,0 +1,89 @@
+import Foundation
+import LifeSignalBroker
+import LifeSignalStoreSQLite
+import LifeSignalUV
+import Logging
+
+/// A real broker in this process, for tests: its own loop thread, the embedded SQLite store in a
+/// temporary directory, a free port on 127.0.0.1. Clients connect to it over TCP as they would to
+/// `lsbroker serve`; nothing is faked.
+///
+/// ```swift
+/// let broker = try TestBroker()
+/// defer { broker.stop() }
+/// let client = LifeSignalClient(configuration: ClientConfiguration(host: broker.host, port: broker.port, …))
+/// ```
+public final class TestBroker: Sendable {
+    public let host = "127.0.0.1"
+    public let port: Int
+    /// Where its store lives; a broker started later on the same directory finds the same data.
+    public let directory: String
+    package let loop: EventLoop
+    package let broker: Broker
+    package let store: BrokerStore
+    /// A directory this broker made is deleted with it; one it was given is left to its owner.
+    private let ownsDirectory: Bool
+    private let stopped = Locked(false)
+    /// Set once the loop has ended and the store is closed.
+    private let finished = Locked(false)
+
+    /// Starts a broker with the default configuration changed by `configure`, on a free port unless
+    /// `configure` names one (a test that restarts a broker where its clients reconnect).
+    /// `directory`, when given, is kept after `stop()`.
+    /// `logger` takes the broker's log; by default only critical lines, to nowhere.
+    public convenience init(directory: String? = nil, logger: Logger? = nil,
+                            configure: (inout BrokerConfiguration) -> Void = { _ in }) throws {
+        try self.init(directory: directory, logger: logger, configure: configure, store: { $0 })
+    }
+
+    /// As above, with the SQLite store wrapped by `store` (a test that injects store failures).
+    package init(directory: String?, logger: Logger?, configure: (inout BrokerConfiguration) -> Void,
+                 store wrap: (SQLiteStore) throws -> BrokerStore) throws {
+        ownsDirectory = directory == nil
+        let directory = directory ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("lifesignal-test-broker-\(UUID().uuidString)").path
+        self.directory = directory
+        var configuration = BrokerConfiguration()
+        configuration.port = 0
+        configuration.dataDirectory = directory
+        configure(&configuration)
+        let loop = try EventLoop()
+        let store = try wrap(try SQLiteStore(directory: directory) { work in loop.execute(work) })
+        let broker = Broker(configuration: configuration, store: store, loop: loop,
+                            logger: logger ?? Self.quietLogger)
+        (self.loop, self.store, self.broker) = (loop, store, broker)
+        let finished = self.finished
+        let started = Locked<Result<Int, any Error>?>(nil)
+        Thread.detachNewThread {
+            loop.execute {
+                started.withLock { $0 = Result { try broker.onLoop { try $0.start() } } }
+            }
+            try? loop.run()
+            store.close()
+            finished.withLock { $0 = true }
+        }
+        // The loop answers at once: this waits for its thread to start, not for anything slow.
+        while started.withLock({ $0 }) == nil { Thread.sleep(forTimeInterval: 0.002) }
+        port = try started.withLock { $0! }.get()
+    }
+
+    /// Stops the broker and waits (at most 10 s) until its loop has ended and its store is closed.
+    public func stop() {
+        guard !stopped.withLock({ let was = $0; $0 = true; return was }) else { return }
+        loop.shutdownGracefully(flushTimeoutMs: 0)
+        // Bounded, so a broker that does not stop fails its test rather than hanging the suite.
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !finished.withLock({ $0 }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.002) }
+    }
+
+    private static let quietLogger: Logger = {
+        var logger = Logger(label: "lifesignal-test-broker")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    deinit {
+        stop()
+        if ownsDirectory { try? FileManager.default.removeItem(atPath: directory) }
+    }
+}
