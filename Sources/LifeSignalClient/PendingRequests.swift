@@ -1,23 +1,32 @@
 /// Requests sent on one connection and not yet answered, oldest first. Responses come in request
 /// order (PROTOCOL.md §2), so matching is a FIFO pop plus a rid check.
+@usableFromInline
 struct PendingRequests<Waiter> {
+    @usableFromInline
     struct Entry {
-        let rid: Int64
-        let waiter: Waiter
+        @usableFromInline let rid: Int64
+        @usableFromInline let waiter: Waiter
+
+        @inlinable init(rid: Int64, waiter: Waiter) {
+            self.rid = rid
+            self.waiter = waiter
+        }
     }
 
-    private var entries: [Entry] = []
-    private var head = 0
+    @usableFromInline var entries: [Entry] = []
+    @usableFromInline var head = 0
 
-    var count: Int { entries.count - head }
-    var isEmpty: Bool { count == 0 }
-    var first: Entry? { head < entries.count ? entries[head] : nil }
+    @inlinable init() {}
 
-    mutating func append(rid: Int64, waiter: Waiter) {
+    @inlinable var count: Int { entries.count - head }
+    @inlinable var isEmpty: Bool { count == 0 }
+    @inlinable var first: Entry? { head < entries.count ? entries[head] : nil }
+
+    @inlinable mutating func append(rid: Int64, waiter: Waiter) {
         entries.append(Entry(rid: rid, waiter: waiter))
     }
 
-    mutating func popFirst() -> Entry? {
+    @inlinable mutating func popFirst() -> Entry? {
         guard head < entries.count else { return nil }
         let entry = entries[head]
         head += 1
@@ -33,7 +42,7 @@ struct PendingRequests<Waiter> {
     }
 
     /// Empties the queue, returning the entries oldest first.
-    mutating func removeAll() -> [Entry] {
+    @inlinable mutating func removeAll() -> [Entry] {
         let remaining = Array(entries[head...])
         entries = []
         head = 0
