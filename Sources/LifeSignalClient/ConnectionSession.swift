@@ -7,9 +7,9 @@ import LifeSignalProtocol
 /// `Waiter` is whatever the owner resumes when a response arrives; a nil waiter is an internal
 /// request (`hello`, `keepalive`) whose result only the session looks at. `State` is what the
 /// catch-up and the events keep current: the client's `DeviceState`, or the load generator's
-/// `SeqPosition` (`SessionState`).
-package struct ConnectionSession<Waiter, State: SessionState> {
-    package enum Phase: Equatable {
+/// `StreamPosition` (`SessionState`).
+public struct ConnectionSession<Waiter, State: SessionState> {
+    public enum Phase: Equatable {
         /// Connected, no `hello` (a `register` connection).
         case open
         /// `hello` sent with this rid.
@@ -21,7 +21,7 @@ package struct ConnectionSession<Waiter, State: SessionState> {
         case failed
     }
 
-    package enum Action {
+    public enum Action {
         case complete(Waiter, Result<JSONObject, LifeSignalClientError>)
         /// Yield on `events` (the state has already applied it).
         case emit(ClientEvent)
@@ -33,37 +33,39 @@ package struct ConnectionSession<Waiter, State: SessionState> {
         case internalRequestFailed(op: String, ProtocolError)
     }
 
-    // Inlinable, so that a caller in another module (the load generator, thousands of devices on
-    // one loop) gets it specialized for its waiter and state: unspecialized, every call looked up
-    // generic metadata at run time, measured at 2 to 3 times the generator's CPU per answer.
-    @inlinable package var phase: Phase { currentPhase }
+    // Public and inlinable, so that a caller in another module (the load generator, thousands of
+    // devices on one loop; a transport of an app's own) gets it specialized for its waiter and
+    // state. Unspecialized, every call looked up generic metadata at run time: 2 to 3 times the
+    // generator's CPU per answer (docs/BENCHMARKS.md). A `package` declaration's body is not
+    // offered to other modules for specialization, so `package` was not enough.
+    @inlinable public var phase: Phase { currentPhase }
     @usableFromInline var currentPhase = Phase.open
     @usableFromInline var pending = PendingRequests<(op: String, waiter: Waiter?, sentAtMs: UInt64)>()
     @usableFromInline var nextRID: Int64 = 1
     /// The broker's limit on request bodies, known once `hello` is accepted.
     @usableFromInline var maxRequestBytes = Int.max
 
-    @inlinable package init() {}
+    @inlinable public init() {}
 
-    @inlinable package var inFlightCount: Int { pending.count }
+    @inlinable public var inFlightCount: Int { pending.count }
 
     /// What the oldest request in flight will complete (nil for an internal one): the load
     /// generator recognizes an `ok` nobody reads without parsing it.
-    @inlinable package var oldestWaiter: Waiter? { pending.first?.waiter.waiter }
+    @inlinable public var oldestWaiter: Waiter? { pending.first?.waiter.waiter }
 
     /// The request waiting longest for its answer (answers come in order, so it is the one late
     /// first), and when it was sent.
-    @inlinable package var oldestUnanswered: (op: String, sentAtMs: UInt64)? {
+    @inlinable public var oldestUnanswered: (op: String, sentAtMs: UInt64)? {
         pending.first.map { ($0.waiter.op, $0.waiter.sentAtMs) }
     }
 
     /// `hello` is answered and the missed events or snapshot are still coming.
-    @inlinable package var isCatchingUp: Bool {
+    @inlinable public var isCatchingUp: Bool {
         if case .catchingUp = phase { return true }
         return false
     }
 
-    @inlinable package var hello: HelloResult? {
+    @inlinable public var hello: HelloResult? {
         switch phase {
         case .catchingUp(let hello), .live(let hello): return hello
         default: return nil
@@ -79,7 +81,7 @@ package struct ConnectionSession<Waiter, State: SessionState> {
     }
 
     /// Appends the framed `hello` to `buffer`.
-    @inlinable package mutating func hello(_ hello: Hello, at nowMs: UInt64, into buffer: inout [UInt8]) {
+    @inlinable public mutating func hello(_ hello: Hello, at nowMs: UInt64, into buffer: inout [UInt8]) {
         currentPhase = .greeting(rid: nextRID)
         RequestFrame.append(op: Op.hello, rid: nextRID, hello.fields, to: &buffer)
         expectAnswer(Op.hello, waiter: nil, at: nowMs)
@@ -96,7 +98,7 @@ package struct ConnectionSession<Waiter, State: SessionState> {
 
     /// Appends the framed request to `buffer`; nothing is appended when it is larger than the
     /// broker takes.
-    @inlinable package mutating func request(_ op: String, _ fields: JSONObject, waiter: Waiter?, at nowMs: UInt64,
+    @inlinable public mutating func request(_ op: String, _ fields: JSONObject, waiter: Waiter?, at nowMs: UInt64,
                                   into buffer: inout [UInt8]) throws(LifeSignalClientError) {
         let start = buffer.count
         RequestFrame.append(op: op, rid: nextRID, fields, to: &buffer)
@@ -115,7 +117,7 @@ package struct ConnectionSession<Waiter, State: SessionState> {
     }
 
     /// Handles one frame from the broker. `state` is the device's state, shared by all connections.
-    @inlinable package mutating func receive(_ message: ServerMessage, state: inout State?) -> [Action] {
+    @inlinable public mutating func receive(_ message: ServerMessage, state: inout State?) -> [Action] {
         if phase == .failed { return [] }
         switch message {
         case .ok(let rid, let fields):
@@ -137,7 +139,7 @@ package struct ConnectionSession<Waiter, State: SessionState> {
     }
 
     /// Empties the pending queue; the owner fails these waiters.
-    @inlinable package mutating func failAll() -> [Waiter] {
+    @inlinable public mutating func failAll() -> [Waiter] {
         currentPhase = .failed
         return pending.removeAll().compactMap(\.waiter.waiter)
     }

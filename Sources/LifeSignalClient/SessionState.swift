@@ -3,7 +3,7 @@ import LifeSignalProtocol
 /// What a connection's catch-up and events keep current (`ConnectionSession`): a snapshot
 /// replaces it, each event moves it one seq on. The client keeps the whole `DeviceState`; the
 /// load generator only where its devices are in their streams.
-package protocol SessionState {
+public protocol SessionState {
     /// The user whose stream this is.
     var userID: String { get }
     /// The seq of the last snapshot or event applied.
@@ -13,5 +13,5 @@ package protocol SessionState {
 }
 
 extension DeviceState: SessionState {
-    package var userID: String { user.id }
+    public var userID: String { user.id }
 }
