@@ -14,9 +14,9 @@ public struct ConnectionSession<Waiter, State: SessionState> {
         case open
         /// `hello` sent with this rid.
         case greeting(rid: Int64)
-        /// `hello` accepted; applying events or a snapshot until `lastSeq` is reached.
-        case catchingUp(HelloResult)
-        case live(HelloResult)
+        /// `hello` accepted (`hello`); applying events or a snapshot until its `lastSeq` is reached.
+        case catchingUp
+        case live
         /// The connection must end; nothing more is accepted.
         case failed
     }
@@ -39,7 +39,9 @@ public struct ConnectionSession<Waiter, State: SessionState> {
     // generator's CPU per answer (docs/BENCHMARKS.md). A `package` declaration's body is not
     // offered to other modules for specialization, so `package` was not enough.
     @inlinable public var phase: Phase { currentPhase }
+    // A plain value, read on every frame; the accepted hello (strings of the user) apart from it.
     @usableFromInline var currentPhase = Phase.open
+    @usableFromInline var acceptedHello: HelloResult?
     @usableFromInline var pending = PendingRequests<(op: String, waiter: Waiter?, sentAtMs: UInt64)>()
     @usableFromInline var nextRID: Int64 = 1
     /// The broker's limit on request bodies, known once `hello` is accepted.
@@ -66,9 +68,9 @@ public struct ConnectionSession<Waiter, State: SessionState> {
     }
 
     @inlinable public var hello: HelloResult? {
-        switch phase {
-        case .catchingUp(let hello), .live(let hello): return hello
-        default: return nil
+        switch currentPhase {
+        case .catchingUp, .live: return acceptedHello
+        case .open, .greeting, .failed: return nil
         }
     }
 
@@ -118,18 +120,18 @@ public struct ConnectionSession<Waiter, State: SessionState> {
 
     /// Handles one frame from the broker. `state` is the device's state, shared by all connections.
     @inlinable public mutating func receive(_ message: ServerMessage, state: inout State?) -> [Action] {
-        if phase == .failed { return [] }
+        if currentPhase == .failed { return [] }
         switch message {
         case .ok(let rid, let fields):
-            return response(rid: rid, .success(fields), state: state)
+            return response(rid: rid, .success(fields), state: &state)
         case .error(nil, let error):
             // Not an answer to anything we sent (we always send a rid): `replaced`, or a fatal framing
             // error. Those close the connection; others are only worth noting.
             if error.code.closesConnection { return fail(.server(error)) }
             return [.internalRequestFailed(op: "-", error)]
         case .error(let rid, let error):
-            var actions = response(rid: rid, .failure(error), state: state)
-            if error.code.closesConnection, phase != .failed { actions += fail(.server(error)) }
+            var actions = response(rid: rid, .failure(error), state: &state)
+            if error.code.closesConnection, currentPhase != .failed { actions += fail(.server(error)) }
             return actions
         case .event(let seq, let name, let data):
             return event(seq: seq, name: name, data: data, state: &state)
@@ -146,7 +148,7 @@ public struct ConnectionSession<Waiter, State: SessionState> {
 
     // MARK: - Responses
 
-    @inlinable mutating func response(rid: Int64?, _ result: Result<JSONObject, ProtocolError>, state: State?)
+    @inlinable mutating func response(rid: Int64?, _ result: Result<JSONObject, ProtocolError>, state: inout State?)
         -> [Action]
     {
         guard let entry = pending.popFirst() else {
@@ -156,8 +158,8 @@ public struct ConnectionSession<Waiter, State: SessionState> {
             return fail(.protocolViolation(
                 "response with rid \(rid.map(String.init) ?? "none"), expected \(entry.rid)"))
         }
-        if case .greeting(let helloRID) = phase, helloRID == entry.rid {
-            return helloAnswered(result, state: state)
+        if case .greeting(let helloRID) = currentPhase, helloRID == entry.rid {
+            return helloAnswered(result, state: &state)
         }
         guard let waiter = entry.waiter.waiter else {
             if case .failure(let error) = result { return [.internalRequestFailed(op: entry.waiter.op, error)] }
@@ -166,7 +168,9 @@ public struct ConnectionSession<Waiter, State: SessionState> {
         return [.complete(waiter, result.mapError { .server($0) })]
     }
 
-    @inlinable mutating func helloAnswered(_ result: Result<JSONObject, ProtocolError>, state: State?) -> [Action] {
+    @inlinable mutating func helloAnswered(_ result: Result<JSONObject, ProtocolError>, state: inout State?)
+        -> [Action]
+    {
         let fields: JSONObject
         switch result {
         case .failure(let error): return fail(.server(error))
@@ -179,7 +183,8 @@ public struct ConnectionSession<Waiter, State: SessionState> {
             return fail(.protocolViolation("hello: \(error.message)"))
         }
         maxRequestBytes = hello.maxFrameBytes
-        currentPhase = .catchingUp(hello)
+        acceptedHello = hello
+        currentPhase = .catchingUp
         // With nothing to catch up (resume == lastSeq) no further frame would say so. Only equality
         // counts here: a resume ahead of the broker's lastSeq is answered with a snapshot.
         guard let state, state.lastSeq == hello.lastSeq else { return [] }
@@ -214,9 +219,10 @@ public struct ConnectionSession<Waiter, State: SessionState> {
 
     /// After a frame of the catch-up: done once the state reaches the hello's `lastSeq`.
     @inlinable mutating func caughtUpIfDone(state: State) -> [Action] {
-        guard case .catchingUp(let hello) = phase, state.userID == hello.user.id, state.lastSeq >= hello.lastSeq
+        guard currentPhase == .catchingUp, let hello = acceptedHello, state.userID == hello.user.id,
+              state.lastSeq >= hello.lastSeq
         else { return [] }
-        currentPhase = .live(hello)
+        currentPhase = .live
         return [.caughtUp(hello)]
     }
 
