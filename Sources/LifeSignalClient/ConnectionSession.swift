@@ -55,6 +55,12 @@ public struct ConnectionSession<Waiter, State: SessionState> {
     /// generator recognizes an `ok` nobody reads without parsing it.
     @inlinable public var oldestWaiter: Waiter? { pending.first?.waiter.waiter }
 
+    /// `oldestWaiter` for an owner that keeps the session in a class and asks on every frame:
+    /// `mutating`, so that the access is made in place. Reading a property of a struct stored in a
+    /// class copied the whole session first (its pending requests, its hello), twice a frame in
+    /// the load generator (callgrind).
+    @inlinable public mutating func peekOldestWaiter() -> Waiter? { pending.first?.waiter.waiter }
+
     /// The request waiting longest for its answer (answers come in order, so it is the one late
     /// first), and when it was sent.
     @inlinable public var oldestUnanswered: (op: String, sentAtMs: UInt64)? {

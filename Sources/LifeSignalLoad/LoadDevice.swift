@@ -209,7 +209,7 @@ package final class LoadDevice: TCPConnectionDelegate {
     private func handleFrame(_ body: UnsafeRawBufferPointer) {
         let message: ServerMessage
         // The hot path of closed-loop scenarios: an `ok` nobody reads, recognized by its prefix.
-        if let oldest = session.oldestWaiter, !oldest.wantsFields, let rid = LoadFrames.okRid(body) {
+        if let oldest = session.peekOldestWaiter(), !oldest.wantsFields, let rid = LoadFrames.okRid(body) {
             message = .ok(rid: rid, fields: [:])
         } else {
             do {
