@@ -20,6 +20,31 @@ public enum FrameEncoder {
         appendFrame(to: &buffer) { object.write(into: &$0) }
     }
 
+    /// Appends `{"op":…,"rid":…,…fields}` framed: a request, or an `ok` with its fields. Fields
+    /// named `op` or `rid` are left out (the message's own win); no rid, no `rid` field.
+    static func appendMessage(op: String, rid: Int64?, _ fields: JSONObject, to buffer: inout [UInt8]) {
+        appendFrame(to: &buffer) { body in
+            writeEnvelopeStart(op: op, rid: rid, into: &body)
+            for (key, value) in fields where key != "op" && key != "rid" {
+                body.append(Byte.comma)
+                JSONValue.writeString(key, into: &body)
+                body.append(Byte.colon)
+                value.write(into: &body)
+            }
+            body.append(Byte.closeBrace)
+        }
+    }
+
+    /// `{"op":…` and `,"rid":…` when there is one: how every message but an event begins.
+    static func writeEnvelopeStart(op: String, rid: Int64?, into body: inout [UInt8]) {
+        body.append(contentsOf: #"{"op":"#.utf8)
+        JSONValue.writeString(op, into: &body)
+        if let rid {
+            body.append(contentsOf: #","rid":"#.utf8)
+            JSONValue.writeInt(rid, into: &body)
+        }
+    }
+
     /// Appends a length placeholder, lets `writeBody` append the body, then patches the length in.
     static func appendFrame(to buffer: inout [UInt8], _ writeBody: (inout [UInt8]) -> Void) {
         let start = buffer.count

@@ -47,22 +47,13 @@ public enum Outbound {
     // MARK: - Appending to an output buffer
 
     public static func appendOK(rid: Int64?, _ fields: JSONObject = [:], to buffer: inout [UInt8]) {
-        FrameEncoder.appendFrame(to: &buffer) { body in
-            writeEnvelopeStart(op: Op.ok, rid: rid, into: &body)
-            for (key, value) in fields where key != "op" && key != "rid" {
-                body.append(Byte.comma)
-                JSONValue.writeString(key, into: &body)
-                body.append(Byte.colon)
-                value.write(into: &body)
-            }
-            body.append(Byte.closeBrace)
-        }
+        FrameEncoder.appendMessage(op: Op.ok, rid: rid, fields, to: &buffer)
     }
 
     /// `{"op":"ok","rid":…,"serverTime":…}` framed, keepalive's answer, written without a field object.
     public static func appendOK(rid: Int64?, serverTime: Int64, to buffer: inout [UInt8]) {
         FrameEncoder.appendFrame(to: &buffer) { body in
-            writeEnvelopeStart(op: Op.ok, rid: rid, into: &body)
+            FrameEncoder.writeEnvelopeStart(op: Op.ok, rid: rid, into: &body)
             body.append(contentsOf: #","serverTime":"#.utf8)
             JSONValue.writeInt(serverTime, into: &body)
             body.append(Byte.closeBrace)
@@ -71,7 +62,7 @@ public enum Outbound {
 
     public static func appendError(rid: Int64?, _ error: ProtocolError, to buffer: inout [UInt8]) {
         FrameEncoder.appendFrame(to: &buffer) { body in
-            writeEnvelopeStart(op: Op.error, rid: rid, into: &body)
+            FrameEncoder.writeEnvelopeStart(op: Op.error, rid: rid, into: &body)
             body.append(contentsOf: #","code":"#.utf8)
             JSONValue.writeString(error.code.rawValue, into: &body)
             body.append(contentsOf: #","message":"#.utf8)
@@ -83,15 +74,6 @@ public enum Outbound {
     // MARK: - Helpers
 
     /// `{"op":"<op>"` and `,"rid":N` when there is one; the caller closes the object.
-    private static func writeEnvelopeStart(op: String, rid: Int64?, into body: inout [UInt8]) {
-        body.append(contentsOf: #"{"op":"#.utf8)
-        JSONValue.writeString(op, into: &body)
-        if let rid {
-            body.append(contentsOf: #","rid":"#.utf8)
-            JSONValue.writeInt(rid, into: &body)
-        }
-    }
-
     /// Room for the common events in one allocation: a ping's `contact.updated` is about 360
     /// bytes and its `notification.added` about 450.
     private static let eventCapacity = 508
