@@ -77,3 +77,13 @@ extension EventLoop {
         return owners
     }
 }
+
+extension EventLoop {
+    /// Listeners open on this loop (not closing): what a test checks a stopped server no longer
+    /// holds, without asking the OS about a port that another listener may have taken since.
+    /// Loop thread only.
+    public var openListenerCount: Int {
+        preconditionInLoopThread()
+        return openHandleOwners().count { $0 is TCPListener }
+    }
+}
