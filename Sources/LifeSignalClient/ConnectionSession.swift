@@ -52,12 +52,9 @@ public struct ConnectionSession<Waiter, State: SessionState> {
     @inlinable public var inFlightCount: Int { pending.count }
 
     /// What the oldest request in flight will complete (nil for an internal one): the load
-    /// generator recognizes an `ok` nobody reads without parsing it.
-    @inlinable public var oldestWaiter: Waiter? { pending.first?.waiter.waiter }
-
-    /// `oldestWaiter` for an owner that keeps the session in a class and asks on every frame:
-    /// `mutating`, so that the access is made in place. Reading a property of a struct stored in a
-    /// class copied the whole session first (its pending requests, its hello), twice a frame in
+    /// generator recognizes an `ok` nobody reads without parsing it. `mutating`, so that an owner
+    /// keeping the session in a class reads it in place: reading a property of a struct stored in
+    /// a class copied the whole session first (its pending requests, its hello), twice a frame in
     /// the load generator (callgrind).
     @inlinable public mutating func peekOldestWaiter() -> Waiter? { pending.first?.waiter.waiter }
 

@@ -73,7 +73,6 @@ public enum Outbound {
 
     // MARK: - Helpers
 
-    /// `{"op":"<op>"` and `,"rid":N` when there is one; the caller closes the object.
     /// Room for the common events in one allocation: a ping's `contact.updated` is about 360
     /// bytes and its `notification.added` about 450.
     private static let eventCapacity = 508
