@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import LifeSignalBroker
 import LifeSignalStoreSQLite
@@ -24,8 +25,8 @@ public final class TestBroker: Sendable {
     /// A directory this broker made is deleted with it; one it was given is left to its owner.
     private let ownsDirectory: Bool
     private let stopped = Locked(false)
-    /// Set once the loop has ended and the store is closed.
-    private let finished = Locked(false)
+    /// Signalled once the loop has ended and the store is closed.
+    private let finished = DispatchSemaphore(value: 0)
 
     /// Starts a broker with the default configuration changed by `configure`, on a free port unless
     /// `configure` names one (a test that restarts a broker where its clients reconnect).
@@ -54,16 +55,20 @@ public final class TestBroker: Sendable {
         (self.loop, self.store, self.broker) = (loop, store, broker)
         let finished = self.finished
         let started = Locked<Result<Int, any Error>?>(nil)
+        let startedSignal = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
             loop.execute {
                 started.withLock { $0 = Result { try broker.onLoop { try $0.start() } } }
+                startedSignal.signal()
             }
             try? loop.run()
+            // A loop that ended before it ran the start still answers the waiting init.
+            started.withLock { if $0 == nil { $0 = .failure(LoopStopped()) } }
+            startedSignal.signal()
             store.close()
-            finished.withLock { $0 = true }
+            finished.signal()
         }
-        // The loop answers at once: this waits for its thread to start, not for anything slow.
-        while started.withLock({ $0 }) == nil { Thread.sleep(forTimeInterval: 0.002) }
+        startedSignal.wait()
         port = try started.withLock { $0! }.get()
     }
 
@@ -72,8 +77,7 @@ public final class TestBroker: Sendable {
         guard !stopped.withLock({ let was = $0; $0 = true; return was }) else { return }
         loop.shutdownGracefully(flushTimeoutMs: 0)
         // Bounded, so a broker that does not stop fails its test rather than hanging the suite.
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !finished.withLock({ $0 }) && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.002) }
+        _ = finished.wait(timeout: .now() + .seconds(10))
     }
 
     private static let quietLogger: Logger = {
