@@ -1,6 +1,5 @@
 import Crypto
 import Glibc
-import LifeSignalEngine
 import LifeSignalRules
 import LifeSignalUV
 

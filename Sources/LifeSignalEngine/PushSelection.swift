@@ -1,4 +1,3 @@
-import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalPush
 

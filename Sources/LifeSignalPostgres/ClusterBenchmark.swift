@@ -1,6 +1,5 @@
 import Foundation
 import LifeSignalEngine
-import LifeSignalPostgres
 import LifeSignalProtocol
 import LifeSignalRules
 import Logging

@@ -1,4 +1,3 @@
-import LifeSignalPostgres
 import LifeSignalProtocol
 import LifeSignalPush
 import LifeSignalRules

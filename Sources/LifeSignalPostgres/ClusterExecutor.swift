@@ -1,5 +1,4 @@
 import LifeSignalEngine
-import LifeSignalPostgres
 import LifeSignalProtocol
 import LifeSignalPush
 import LifeSignalRules

@@ -1,4 +1,3 @@
-import LifeSignalPostgres
 import LifeSignalPush
 import LifeSignalUV
 import Logging

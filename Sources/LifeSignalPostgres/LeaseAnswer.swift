@@ -83,7 +83,7 @@ final class LeaseAnswer<T: Sendable>: Sendable {
             state.cancelled = true
             return state.cancelLease
         }
-        answer(.failure(CancellationError()), onlyIf: nil)
+        _ = answer(.failure(CancellationError()), onlyIf: nil)
         cancelLease?()
     }
 

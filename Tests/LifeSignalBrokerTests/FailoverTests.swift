@@ -70,7 +70,7 @@ struct FailoverTests {
         let second = try InProcessBroker(directory: directory) { $0.port = secondPort }
         defer { second.stop() }
         // The tablet moves too; what it does now, the phone has missed.
-        _ = try await poll { await tablet.isConnected }
+        _ = await poll { await tablet.isConnected }
         _ = try await tablet.addContact(qrCode: bob.user.qrCode, isResponder: true, isDependent: false)
         _ = try await tablet.checkIn()
 

@@ -36,11 +36,10 @@ struct CapturingLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
-    func log(level: Logger.Level, message: Logger.Message, metadata: Logger.Metadata?, source: String,
-             file: String, function: String, line: UInt) {
-        let fields = (metadata ?? [:]).mapValues { "\($0)" }
-        let line = CapturedLog.Line(atSeconds: Double(MonotonicClock.nowNs()) / 1e9, level: level,
-                                    message: message.description, metadata: fields)
+    func log(event: LogEvent) {
+        let fields = (event.metadata ?? [:]).mapValues { "\($0)" }
+        let line = CapturedLog.Line(atSeconds: Double(MonotonicClock.nowNs()) / 1e9, level: event.level,
+                                    message: event.message.description, metadata: fields)
         log.lines.withLock { $0.append(line) }
     }
 }
