@@ -36,7 +36,7 @@ public enum ContactRules {
         -> Reply
     {
         _ = try step.relationship(of: userID, with: contactID)
-        let (myName, theirName) = (try step.account(userID).user.name, try step.account(contactID).user.name)
+        let (myName, theirName) = (try step.loadedUser(userID).name, try step.loadedUser(contactID).name)
         step.drop(contactID, of: userID)
         step.notify(userID, .removed, "You removed \(theirName).", about: contactID)
         step.drop(userID, of: contactID)
@@ -58,8 +58,8 @@ public enum ContactRules {
         if !mine.isDependent { mine.outgoingPing = nil }
         if !mine.isResponder { mine.incomingPing = nil }
         step.saveBothSides(mine)
-        let (phrase, myName, theirName) = (mine.role.phrase, try step.account(userID).user.name,
-                                           try step.account(contactID).user.name)
+        let (phrase, myName, theirName) = (mine.role.phrase, try step.loadedUser(userID).name,
+                                           try step.loadedUser(contactID).name)
         step.notify(userID, .role, "You changed \(theirName)'s role to \(phrase).", about: contactID)
         step.notify(contactID, .role, "\(myName) changed your role to \(phrase).", about: userID)
         return .contact(try step.savedView(of: contactID, for: userID))

@@ -10,7 +10,7 @@ public enum PingRules {
         let ping = PendingPing(id: step.newID(prefix: "p"), sentAt: step.now)
         mine.outgoingPing = ping
         step.saveBothSides(mine)
-        let myName = try step.account(userID).user.name
+        let myName = try step.loadedUser(userID).name
         step.notify(contactID, .ping, "\(myName) pinged you.", about: userID, pingID: ping.id)
         return .ping(id: ping.id)
     }
@@ -22,7 +22,7 @@ public enum PingRules {
         guard let ping = mine.incomingPing else { throw .notFound("no pending ping from that contact") }
         mine.incomingPing = nil
         step.saveBothSides(mine)
-        let myName = try step.account(userID).user.name
+        let myName = try step.loadedUser(userID).name
         step.notify(contactID, .pingResponse, "\(myName) responded to your ping.", about: userID, pingID: ping.id)
         return .empty
     }

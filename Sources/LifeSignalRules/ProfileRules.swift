@@ -7,7 +7,7 @@ public enum ProfileRules {
     /// against the broker's minimum before anything is applied.
     public static func update(by userID: String, _ change: ProfileUpdate, minCheckInIntervalSec: Int64,
                               in step: inout Step) throws(ProtocolError) -> Reply {
-        let current = try step.account(userID).user
+        let current = try step.loadedUser(userID)
         var updated = current
         if let name = change.name { updated.name = name }
         if let phone = change.phone { updated.phone = phone }
@@ -23,7 +23,7 @@ public enum ProfileRules {
 
     /// The old code stops working the moment this commits.
     public static func rotateQRCode(of userID: String, in step: inout Step) throws(ProtocolError) -> Reply {
-        var user = try step.account(userID).user
+        var user = try step.loadedUser(userID)
         user.qrCode = step.ids.newQRCode()
         step.replaceUser(user)
         return .qrCode(user.qrCode)

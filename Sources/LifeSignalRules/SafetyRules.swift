@@ -4,7 +4,7 @@ import LifeSignalProtocol
 public enum SafetyRules {
     /// The deadline moves to now + interval; a user who was non-responsive is all clear again.
     public static func checkIn(by userID: String, in step: inout Step) throws(ProtocolError) -> Reply {
-        var user = try step.account(userID).user
+        var user = try step.loadedUser(userID)
         let wasNonResponsive = user.isNonResponsive
         user.lastCheckInAt = step.now
         user.checkInDeadline = CheckInRules.deadline(
@@ -20,7 +20,7 @@ public enum SafetyRules {
     public static func missedCheckIn(of userID: String, deadline: Int64, in step: inout Step) throws(ProtocolError)
         -> Bool
     {
-        var user = try step.account(userID).user
+        var user = try step.loadedUser(userID)
         guard user.checkInDeadline == deadline, !user.isNonResponsive, deadline <= step.now else { return false }
         user.isNonResponsive = true
         step.replaceUser(user)
@@ -32,7 +32,7 @@ public enum SafetyRules {
     public static func triggerAlert(by userID: String, message: String?, in step: inout Step) throws(ProtocolError)
         -> Reply
     {
-        var user = try step.account(userID).user
+        var user = try step.loadedUser(userID)
         if let active = user.alert { return .alert(id: active.id) }
         let alert = AlertInfo(id: step.newID(prefix: "a"), startedAt: step.now, message: message)
         user.alert = alert
@@ -42,7 +42,7 @@ public enum SafetyRules {
     }
 
     public static func cancelAlert(by userID: String, in step: inout Step) throws(ProtocolError) -> Reply {
-        var user = try step.account(userID).user
+        var user = try step.loadedUser(userID)
         guard let alert = user.alert else { throw .notFound("no active alert") }
         user.alert = nil
         step.replaceUser(user)

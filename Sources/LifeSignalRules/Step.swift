@@ -16,10 +16,16 @@ public struct Step: Sendable {
     /// What each change to a side of a relationship replaced, in order: undone in reverse.
     private var contactsBefore: [(userID: String, contactID: String, record: ContactRecord?)] = []
 
-    public init(now: Int64, accounts: some Sequence<Account>, ids: any IDSource) {
+    /// `accounts`: of distinct users (the first of any repeated one is kept). An array, not any
+    /// sequence: a generic initializer is not specialized across modules, and ran its `map`
+    /// through the runtime's generic paths on every request (the ping profile, issue 25).
+    public init(now: Int64, accounts: [Account], ids: any IDSource) {
         self.now = now
         self.ids = ids
-        self.accounts = Dictionary(accounts.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        var byID: [String: Account] = [:]
+        byID.reserveCapacity(accounts.count)
+        for account in accounts where byID.index(forKey: account.id) == nil { byID[account.id] = account }
+        self.accounts = byID
         // A ping records five effects; grown one by one, the array is allocated four times.
         effects.reserveCapacity(8)
     }
@@ -56,19 +62,31 @@ public struct Step: Sendable {
         return account
     }
 
+    /// The side of `userID` of their relationship with `contactID`.
+    func record(of userID: String, with contactID: String) -> ContactRecord? { accounts[userID]?.contacts[contactID] }
+
+    /// The document of `userID`, whom the executor must have given this step.
+    public func loadedUser(_ userID: String) throws(ProtocolError) -> User {
+        guard let user = user(userID) else { throw ProtocolError(.internal, "user \(userID) is not loaded") }
+        return user
+    }
+
     /// Both sides of the relationship of `userID` with `contactID`, or `not_found`.
     func relationship(of userID: String, with contactID: String) throws(ProtocolError) -> (mine: ContactRecord,
                                                                                             theirs: ContactRecord) {
-        guard let mine = accounts[userID]?.contacts[contactID],
-              let theirs = accounts[contactID]?.contacts[userID] else { throw .notFound("no such contact") }
+        guard let mine = record(of: userID, with: contactID),
+              let theirs = record(of: contactID, with: userID) else { throw .notFound("no such contact") }
         return (mine, theirs)
     }
 
     /// What `ownerID` sees of `contactID` (§4), derived from the contact's document in this step.
     public func view(of contactID: String, for ownerID: String) -> Contact? {
-        guard let record = accounts[ownerID]?.contacts[contactID], let contact = accounts[contactID] else { return nil }
-        return record.view(showing: ContactMirror(of: contact.user))
+        guard let record = record(of: ownerID, with: contactID), let contact = user(contactID) else { return nil }
+        return record.view(showing: ContactMirror(of: contact))
     }
+
+    /// The document of `userID` if the step holds their account.
+    public func user(_ userID: String) -> User? { accounts[userID]?.user }
 
     /// The view of a relationship the step holds: missing only if a rule is wrong.
     func savedView(of contactID: String, for ownerID: String) throws(ProtocolError) -> Contact {
@@ -85,7 +103,7 @@ public struct Step: Sendable {
     /// and forget the views made of it. Contacts outside the step cannot see the change (the
     /// executor loads every contact who can).
     mutating func replaceUser(_ updated: User) {
-        guard let before = accounts[updated.id]?.user else { return }
+        guard let before = user(updated.id) else { return }
         if usersBefore[updated.id] == nil { usersBefore[updated.id] = before }
         accounts[updated.id]?.user = updated
         effects.append(.store(.updateUser(updated)))
@@ -93,7 +111,7 @@ public struct Step: Sendable {
         let (was, now) = (ContactMirror(of: before), ContactMirror(of: updated))
         guard was != now, let contactIDs = accounts[updated.id]?.contacts.keys.sorted() else { return }
         for contactID in contactIDs {
-            guard let record = accounts[contactID]?.contacts[updated.id] else { continue }
+            guard let record = record(of: contactID, with: updated.id) else { continue }
             let shown = record.view(showing: now)
             if shown != record.view(showing: was) {
                 effects.append(.event(userID: contactID, .contactUpdated(shown)))
@@ -141,8 +159,8 @@ public struct Step: Sendable {
     /// them now (§5).
     mutating func notify(_ userID: String, _ type: NotificationType, _ message: String, about contactID: String,
                          alert: AlertInfo? = nil, pingID: String? = nil) {
-        let name = accounts[contactID]?.user.name ?? ""
-        let role = accounts[userID]?.contacts[contactID]?.role ?? ContactRole.none
+        let name = user(contactID)?.name ?? ""
+        let role = record(of: userID, with: contactID)?.role ?? ContactRole.none
         let notification = Notification(
             id: newID(prefix: "n"), type: type, title: type.title, message: message, timestamp: now,
             isRead: false, relatedContactID: contactID, relatedAlertID: alert?.id, relatedPingID: pingID,
