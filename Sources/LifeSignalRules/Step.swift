@@ -17,14 +17,15 @@ public struct Step: Sendable {
     private var contactsBefore: [(userID: String, contactID: String, record: ContactRecord?)] = []
 
     /// `accounts`: of distinct users (the first of any repeated one is kept). An array, not any
-    /// sequence: a generic initializer is not specialized across modules, and ran its `map`
-    /// through the runtime's generic paths on every request (the ping profile, issue 25).
+    /// sequence: a generic initializer is not specialized in the executors' modules, and this
+    /// runs once a request.
     public init(now: Int64, accounts: [Account], ids: any IDSource) {
         self.now = now
         self.ids = ids
         var byID: [String: Account] = [:]
         byID.reserveCapacity(accounts.count)
-        for account in accounts where byID.index(forKey: account.id) == nil { byID[account.id] = account }
+        // Backwards, so the first of a repeated id is the one left; one hash an account.
+        for account in accounts.reversed() { byID[account.id] = account }
         self.accounts = byID
         // A ping records five effects; grown one by one, the array is allocated four times.
         effects.reserveCapacity(8)
