@@ -1,4 +1,3 @@
-
 /// Which stored devices make room for a new one under `maxStoredDevices` (§10). Pure, so that
 /// the choice is testable without a broker.
 package enum StoredDeviceQuota {
