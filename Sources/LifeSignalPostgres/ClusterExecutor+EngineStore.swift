@@ -10,7 +10,7 @@ extension ClusterExecutor: EngineStore {
     public func commit(_ changes: [StoreChange]) async throws {
         let logger = self.logger
         try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
-            for change in changes { try await ClusterRows.apply(change, on: connection, logger: logger) }
+            _ = try await ClusterRows.commit(changes, on: connection, logger: logger)
         } }
     }
 

@@ -125,79 +125,63 @@ public struct ClusterExecutor: Sendable {
         package var lastSeqs: [[String: Int64]] = []
     }
 
-    /// Writes the effects of `steps`, in order, in their transaction. A change other than a contact
-    /// row runs at once (after the contact rows before it: it may remove one); the rest goes in one
-    /// statement (`ClusterRows.write`): contact rows, every user's events with the seqs after their
-    /// locked head, the notifications, and their pushes to the devices online on no live broker
-    /// (read first, for all users at once). Then retention prunes what it no longer keeps.
-    package static func write(_ steps: [Step], heads: [String: ClusterRows.Head], eventRetention: Int,
-                      notificationHistory: Int, on connection: PostgresConnection, logger: Logger) async throws
+    /// Writes the effects of `steps`, in order, in their transaction, as the embedded engine
+    /// records a step's: each event takes the next seq of its user's locked head (`EventLogHead`,
+    /// with its retention), each notification is stored with its event and its pushes to the
+    /// devices online on no live broker (read first, for all users at once). `ClusterRows.commit`
+    /// writes the changes; then the notification history prunes what it no longer keeps.
+    package static func write(_ steps: [Step], heads: [String: EventLogHead], eventRetention: Int,
+                              notificationHistory: Int, on connection: PostgresConnection, logger: Logger) async throws
         -> Written
     {
         var written = Written(lastSeqs: Array(repeating: [:], count: steps.count))
-        var additions = ClusterRows.Additions()
-        var pending: [String: [(step: Int, name: String, data: EventData)]] = [:]
-        var preferences: [Preferences] = []  // each notification's user's, as that step left them
+        var logs = heads
+        var changes: [StoreChange] = []
+        let devices = try await pushableDevices(of: steps, on: connection, logger: logger)
+        func append(_ name: String, _ data: EventData, of userID: String, step: Int) throws {
+            guard logs[userID] != nil else { throw ProtocolError(.internal, "user \(userID) was not locked") }
+            let frame = logs[userID]!.append(name, data, of: userID, retention: eventRetention, to: &changes)
+            let seq = logs[userID]!.lastSeq
+            written.events.append(CommittedEvent(userID: userID, seq: seq, frame: frame))
+            written.lastSeqs[step][userID] = seq
+        }
         for (index, step) in steps.enumerated() {
             for effect in step.effects {
                 switch effect {
-                case .store(.upsertContact(let record)):
-                    additions.contactRows.append(record)
                 case .store(let change):
-                    try await ClusterRows.upsert(additions.contactRows, on: connection, logger: logger)
-                    additions.contactRows = []
-                    try await ClusterRows.apply(StoreChange(change), on: connection, logger: logger)
+                    changes.append(StoreChange(change))
                 case .event(let userID, let name, let data):
-                    pending[userID, default: []].append((index, name, data))
+                    try append(name, data, of: userID, step: index)
                 case .notification(let userID, let notification):
-                    additions.notifications.append((userID, notification))
-                    preferences.append(step.accounts[userID]?.user.preferences ?? Preferences())
-                    pending[userID, default: []].append(
-                        (index, EventName.notificationAdded, .notification(notification)))
+                    changes.append(.insertNotification(userID: userID, notification))
+                    written.notifications += 1
+                    try append(EventName.notificationAdded, .notification(notification), of: userID, step: index)
+                    let (userDevices, online) = devices[userID] ?? ([], [])
+                    let pushes = PushSelection.messages(
+                        for: notification, userID: userID, devices: userDevices, isOnline: online.contains,
+                        preferences: step.accounts[userID]?.user.preferences ?? Preferences())
+                    changes += pushes.map(StoreChange.recordPush)
+                    written.pushes += pushes
                 }
             }
         }
-        for userID in pending.keys.sorted() {
-            guard let head = heads[userID] else { throw ProtocolError(.internal, "user \(userID) was not locked") }
-            for (offset, event) in pending[userID]!.enumerated() {
-                let seq = head.seq + 1 + Int64(offset)
-                additions.events.append(CommittedEvent(userID: userID, seq: seq,
-                                                       frame: Outbound.event(seq: seq, name: event.name, data: event.data)))
-                written.lastSeqs[event.step][userID] = seq
-                additions.heads[userID] = seq
-            }
-        }
-        additions.pushes = try await pushes(for: additions.notifications, preferences: preferences, on: connection,
-                                            logger: logger)
-        let positions = try await ClusterRows.write(additions, on: connection, logger: logger)
+        let positions = try await ClusterRows.commit(changes, on: connection, logger: logger)
         for (userID, position) in positions where position % 64 == 0 {
             try await ClusterRows.keepNewestNotifications(notificationHistory, of: userID, on: connection, logger: logger)
         }
-        for (userID, newHead) in additions.heads {
-            guard let through = EventRetention.pruneThrough(head: newHead, oldestRetained: heads[userID]!.oldestRetained,
-                                                            retention: eventRetention) else { continue }
-            try await ClusterRows.apply(.pruneEvents(userID: userID, throughSeq: through), on: connection, logger: logger)
-        }
-        written.events = additions.events
-        written.notifications = additions.notifications.count
-        written.pushes = additions.pushes
         return written
     }
 
-    /// Each notification pushed to its user's devices that have a token and are online on no live
-    /// broker (read for all users at once); recorded once per token (§7) with the notifications.
-    private static func pushes(
-        for notifications: [(userID: String, notification: LifeSignalProtocol.Notification)],
-        preferences: [Preferences], on connection: PostgresConnection, logger: Logger
-    ) async throws -> [PushMessage] {
-        guard !notifications.isEmpty else { return [] }
-        let devices = try await ClusterRows.pushableDevices(of: Array(Set(notifications.map(\.userID))),
-                                                            on: connection, logger: logger)
-        return zip(notifications, preferences).flatMap { item, preferences in
-            let (userDevices, online) = devices[item.userID] ?? ([], [])
-            return PushSelection.messages(for: item.notification, userID: item.userID, devices: userDevices,
-                                          isOnline: online.contains, preferences: preferences)
+    /// The devices of every user the steps notify, and which of them are online on a live broker.
+    private static func pushableDevices(of steps: [Step], on connection: PostgresConnection, logger: Logger)
+        async throws -> [String: (devices: [DeviceRecord], online: Set<String>)]
+    {
+        var notified = Set<String>()
+        for step in steps {
+            for case .notification(let userID, _) in step.effects { notified.insert(userID) }
         }
+        guard !notified.isEmpty else { return [:] }
+        return try await ClusterRows.pushableDevices(of: Array(notified), on: connection, logger: logger)
     }
 
     /// A deadlock or a serialization failure: PostgreSQL rolled the transaction back; run it again.

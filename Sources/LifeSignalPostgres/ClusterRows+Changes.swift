@@ -3,9 +3,8 @@ import LifeSignalProtocol
 import PostgresNIO
 
 extension ClusterRows {
-    /// Writes one change, as `SQLiteWrites` does in the embedded store. A request's contact rows,
-    /// events, notifications and pushes go in one statement instead (`write(_ additions:)`); the
-    /// rules' other changes and the store protocol's commits (`EngineStore`) come here.
+    /// Writes one change on its own, as `SQLiteWrites` does in the embedded store; `commit`
+    /// gathers contact rows, events, notifications and pushes into one statement instead.
     package static func apply(_ change: StoreChange, on connection: PostgresConnection, logger: Logger) async throws {
         switch change {
         case .createUser(let user, let tokenHash):

@@ -1,16 +1,51 @@
+import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalPush
 import LifeSignalRules
 import PostgresNIO
 
-/// Everything a batch writes after its rules ran, in one statement (one round trip).
+/// The cluster's one way to write a store's changes: in order, with contact rows, events,
+/// notifications and pushes gathered into one statement (one round trip) between the changes
+/// that must see them written.
 extension ClusterRows {
-    /// What one batch adds: contact rows, new heads with the events under them, notifications and
-    /// the pushes recorded for them.
+    /// Applies `changes` in order, in the caller's transaction: what `SQLiteWrites` does in the
+    /// embedded store. Returns each new notification's user and position in the history.
+    package static func commit(_ changes: [StoreChange], on connection: PostgresConnection, logger: Logger) async throws
+        -> [(userID: String, position: Int64)]
+    {
+        var additions = Additions()
+        var positions: [(userID: String, position: Int64)] = []
+        for change in changes {
+            switch change {
+            case .upsertContact(let record):
+                additions.contactRows.append(record)
+            case .appendEvent(let userID, let seq, let body):
+                additions.events.append((userID, seq, String(decoding: body, as: UTF8.self)))
+                additions.heads[userID] = max(additions.heads[userID] ?? seq, seq)
+            case .insertNotification(let userID, let notification):
+                additions.notifications.append((userID, notification))
+            case .recordPush(let push):
+                additions.pushes.append(push)
+            case .updateUser, .upsertDevice, .deleteDevice, .movePushToken:
+                // Touch nothing an addition writes: no need to write those first.
+                try await apply(change, on: connection, logger: logger)
+            case .createUser, .pruneEvents, .deleteContact, .pruneNotifications, .setNotificationRead,
+                 .markAllNotificationsRead, .deleteNotification:
+                positions += try await write(additions, on: connection, logger: logger)
+                additions = Additions()
+                try await apply(change, on: connection, logger: logger)
+            }
+        }
+        positions += try await write(additions, on: connection, logger: logger)
+        return positions
+    }
+
+    /// What one statement adds: contact rows, new heads with the events under them, notifications
+    /// and the pushes recorded for them.
     package struct Additions {
         package var contactRows: [ContactRecord] = []
         package var heads: [String: Int64] = [:]
-        package var events: [CommittedEvent] = []
+        package var events: [(userID: String, seq: Int64, body: String)] = []
         package var notifications: [(userID: String, notification: LifeSignalProtocol.Notification)] = []
         package var pushes: [PushMessage] = []
 
@@ -29,7 +64,7 @@ extension ClusterRows {
         let statement = Prepared<WriteBatch>(contactBindings(additions.contactRows) + [
             Array(additions.heads.keys), Array(additions.heads.values),
             additions.events.map(\.userID), additions.events.map(\.seq),
-            additions.events.map { String(decoding: $0.frame.dropFirst(4), as: UTF8.self) },
+            additions.events.map(\.body),
             notifications.map(\.id), additions.notifications.map(\.userID), notifications.map(\.type.rawValue),
             notifications.map(\.title), notifications.map(\.message), notifications.map(\.timestamp),
             notifications.map(\.isRead), notifications.map { $0.relatedContactID ?? "" },

@@ -5,12 +5,6 @@ import PostgresNIO
 
 /// Reading and writing the rows the rules need, on one connection inside a transaction.
 package enum ClusterRows {
-    /// A user's head row as locked: the last seq given out and the oldest event kept.
-    package struct Head: Sendable {
-        package let seq: Int64
-        package let oldestRetained: Int64
-    }
-
     fileprivate static let userColumns = """
         id, name, phone, qr_code, check_in_interval_sec, last_check_in_at, check_in_deadline, is_non_responsive,
         alert_id, alert_started_at, alert_message, push_enabled, muted_types, created_at, seq, oldest_retained_seq
@@ -44,7 +38,7 @@ package enum ClusterRows {
     /// under the lock: each requester, the users it names, and those its own contacts make
     /// involved (read once, without a lock, for all requesters at once). Returns whom it locked.
     package static func lockInvolved(_ requests: [(userID: String, involving: Involved)], on connection: PostgresConnection,
-                             logger: Logger) async throws -> (ids: Set<String>, accounts: [Account], heads: [String: Head])
+                             logger: Logger) async throws -> (ids: Set<String>, accounts: [Account], heads: [String: EventLogHead])
     {
         var ids = Set(requests.map(\.userID))
         for case .named(let named) in requests.map(\.involving) { ids.formUnion(named) }
@@ -60,16 +54,16 @@ package enum ClusterRows {
     /// The accounts of `ids` with their head rows locked, in ascending id order (so that steps
     /// touching the same users never deadlock), in one statement with the documents.
     package static func lockedAccounts(_ ids: [String], on connection: PostgresConnection, logger: Logger) async throws
-        -> (accounts: [Account], heads: [String: Head])
+        -> (accounts: [Account], heads: [String: EventLogHead])
     {
         try await accounts(ids, locking: true, on: connection, logger: logger)
     }
 
     private static func accounts(_ ids: [String], locking: Bool, on connection: PostgresConnection, logger: Logger)
-        async throws -> (accounts: [Account], heads: [String: Head])
+        async throws -> (accounts: [Account], heads: [String: EventLogHead])
     {
         var users: [User] = []
-        var heads: [String: Head] = [:]
+        var heads: [String: EventLogHead] = [:]
         let userRows = locking
             ? try await connection.run(Prepared<LockUsers>(ids), logger: logger)
             : try await connection.run(Prepared<ReadUsers>(ids), logger: logger)
@@ -77,8 +71,8 @@ package enum ClusterRows {
             let cells = row.makeRandomAccess()
             let user = try user(from: cells)
             users.append(user)
-            heads[user.id] = Head(seq: try cells["seq"].decode(Int64.self),
-                                  oldestRetained: try cells["oldest_retained_seq"].decode(Int64.self))
+            heads[user.id] = EventLogHead(lastSeq: try cells["seq"].decode(Int64.self),
+                                          oldestRetained: try cells["oldest_retained_seq"].decode(Int64.self))
         }
         let contacts = try await contacts(of: ids, on: connection, logger: logger)
         return (users.map { Account(user: $0, contacts: contacts[$0.id] ?? [:]) }, heads)

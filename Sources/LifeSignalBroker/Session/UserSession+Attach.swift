@@ -111,7 +111,7 @@ extension UserSession {
     /// The events to read for `resume` (`CatchUpPlan`), or nil when a snapshot is due. A replay
     /// that would not fit comes back empty from the store, and the device gets a snapshot instead.
     private func catchUpRange(resume: Int64?, through baseline: Int64) -> StoreQuery? {
-        let plan = CatchUpPlan(resume: resume, head: baseline, oldestRetained: oldestRetainedSeq,
+        let plan = CatchUpPlan(resume: resume, head: baseline, oldestRetained: eventLog.oldestRetained,
                                maxOutboundBytes: configuration.maxOutboundBytes)
         guard case .replay(let after, let through, let maxBytes) = plan else { return nil }
         return .events(userID: userID, afterSeq: after, throughSeq: through, maxBytes: maxBytes)

@@ -34,9 +34,10 @@ actor UserSession: LoopIsolated {
     var isStale = false
     var devices: DeviceTable<DeviceRecord>
     var online = DeviceTable<OnlineDevice>()
-    /// Highest seq assigned; events above the last committed one are on their way to the store.
-    var lastSeq: Int64
-    var oldestRetainedSeq: Int64
+    /// The highest seq assigned (events above the last committed one are on their way to the
+    /// store) and the oldest event kept.
+    var eventLog: EventLogHead
+    var lastSeq: Int64 { eventLog.lastSeq }
     /// Commits in flight that touch this user; the session stays loaded until they finish.
     var pendingCommits: Int32 = 0
     /// Requests being prepared that need this session loaded when their rules run.
@@ -60,8 +61,7 @@ actor UserSession: LoopIsolated {
         lastKnown = Dictionary(uniqueKeysWithValues: stored.contacts.map { ($0.record.contactID, $0.mirror) })
         tokenHash = TokenHash(stored.tokenHash)
         devices = DeviceTable(stored.devices)
-        lastSeq = stored.lastSeq
-        oldestRetainedSeq = stored.oldestRetainedSeq
+        eventLog = EventLogHead(lastSeq: stored.lastSeq, oldestRetained: stored.oldestRetainedSeq)
         notifications = NotificationWindow(
             newest: stored.recentNotifications,
             ledger: NotificationLedger(limit: broker.configuration.notificationHistory, stored: stored.notificationLedger))
@@ -84,15 +84,8 @@ actor UserSession: LoopIsolated {
 
     /// Assigns the next seq, logs the event durably in `mutation`, and queues its delivery.
     func emit(_ name: String, _ data: EventData, into mutation: inout Mutation) {
-        lastSeq += 1
-        // Encoded once: devices get the frame, the store keeps the body inside it.
-        let frame = Outbound.event(seq: lastSeq, name: name, data: data)
-        mutation.changes.append(.appendEvent(userID: userID, seq: lastSeq, body: frame.dropFirst(4)))
-        if let pruneThrough = EventRetention.pruneThrough(head: lastSeq, oldestRetained: oldestRetainedSeq,
-                                                          retention: configuration.eventRetention) {
-            mutation.changes.append(.pruneEvents(userID: userID, throughSeq: pruneThrough))
-            oldestRetainedSeq = pruneThrough + 1
-        }
+        let frame = eventLog.append(name, data, of: userID, retention: configuration.eventRetention,
+                                    to: &mutation.changes)
         mutation.deliveries.append(.init(session: self, seq: lastSeq, frame: frame))
         join(&mutation)
     }

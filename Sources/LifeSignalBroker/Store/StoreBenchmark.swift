@@ -76,7 +76,7 @@ public enum StoreBenchmark {
     /// Users in responder → dependent pairs, pinged round-robin as `lsclient load pings` does.
     private struct Workload {
         let retention: Int
-        var users: [(id: String, lastSeq: Int64, oldestRetained: Int64)]
+        var users: [(id: String, log: EventLogHead)]
         var contacts: [ContactRecord]
         var next = 0
         let now = WallClock.nowMs()
@@ -84,7 +84,7 @@ public enum StoreBenchmark {
         init(pairs: Int, retention: Int) {
             self.retention = retention
             let ids = (0..<(2 * pairs)).map { _ in Credentials.newUserID() }
-            users = ids.map { ($0, 0, 1) }
+            users = ids.map { ($0, EventLogHead(lastSeq: 0, oldestRetained: 1)) }
             // contacts[i] is user i's side; users 2k (responder) and 2k + 1 (dependent) are a pair.
             contacts = ids.indices.map { index in
                 ContactRecord(userID: ids[index], contactID: ids[index ^ 1], isResponder: index % 2 == 1,
@@ -136,16 +136,9 @@ public enum StoreBenchmark {
             return body + Array("\"}}".utf8)
         }
 
-        /// Appends an event with the same retention pruning as `UserSession.emit`.
+        /// Appends an event with the engine's retention pruning.
         private mutating func event(of user: Int, body: [UInt8], into changes: inout [StoreChange]) {
-            users[user].lastSeq += 1
-            let seq = users[user].lastSeq
-            changes.append(.appendEvent(userID: users[user].id, seq: seq, body: body[...]))
-            let pruneThrough = seq - Int64(retention)
-            if pruneThrough - users[user].oldestRetained >= 63 {
-                changes.append(.pruneEvents(userID: users[user].id, throughSeq: pruneThrough))
-                users[user].oldestRetained = pruneThrough + 1
-            }
+            users[user].log.append(body: body[...], of: users[user].id, retention: retention, to: &changes)
         }
     }
 
