@@ -50,28 +50,22 @@ extension ClusterExecutor {
         return try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger).drain()
             let (stored, online) = try await ClusterRows.devices(of: userID, on: connection, logger: logger)
-            if maxOnline > 0, online.subtracting([deviceID]).count >= maxOnline {
-                throw ProtocolError(.tooManyDevices, "at most \(maxOnline) devices may be online at once")
-            }
-            if !stored.contains(where: { $0.key.deviceID == deviceID }) {
-                guard let forgotten = StoredDeviceQuota.devicesToForget(
-                    stored: stored, limit: maxStored, isOnline: online.contains) else {
-                    throw ProtocolError.limitExceeded("\(maxStored) devices are stored and online; none can be replaced")
-                }
-                for device in forgotten {
-                    try await connection.query("""
-                        DELETE FROM devices WHERE user_id = \(userID) AND device_id = \(device.key.deviceID)
-                        """, logger: logger).drain()
-                }
-            }
+            let key = DeviceKey(userID: userID, deviceID: deviceID)
+            let attachment = try DeviceAttachment(
+                key, platform: platform, now: now, existing: stored.first { $0.key == key }, stored: stored,
+                onlineCount: online.count, isOnline: online.contains, maxOnline: maxOnline, maxStored: maxStored)
+            _ = try await ClusterRows.commit(attachment.forgotten.map { .deleteDevice($0.key) }, on: connection,
+                                             logger: logger)
             // The presence row needs this broker's row. DO NOTHING takes no lock on it: updating the
             // heartbeat here made every hello through this broker wait for the one before it.
             try await connection.query(
                 "INSERT INTO brokers (broker_id) VALUES (\(brokerID)) ON CONFLICT (broker_id) DO NOTHING",
                 logger: logger).drain()
+            // What the hello says, not the whole `attachment.record`: `device.register` changes a
+            // device's token and platform without this user's lock.
             try await connection.query("""
                 INSERT INTO devices (user_id, device_id, platform, last_seen_at)
-                VALUES (\(userID), \(deviceID), \(platform), \(now))
+                VALUES (\(userID), \(deviceID), \(platform), \(attachment.record.lastSeenAt))
                 ON CONFLICT (user_id, device_id) DO UPDATE SET
                     last_seen_at = excluded.last_seen_at, platform = coalesce(excluded.platform, devices.platform)
                 """, logger: logger).drain()

@@ -17,24 +17,21 @@ extension UserSession {
     /// catch-up once everything before this moment is durable: at once when it already is and
     /// memory holds the catch-up, else behind the device record's write.
     func attach(_ connection: ClientConnection, hello: HelloRequest) {
-        if let previous = online[hello.deviceID]?.connection {
-            previous.fail(ProtocolError(.replaced, "device '\(hello.deviceID)' connected again"), rid: nil)
-        } else if online.count >= configuration.maxDevicesPerUser {
-            connection.fail(ProtocolError(.tooManyDevices,
-                "at most \(configuration.maxDevicesPerUser) devices may be online at once"), rid: hello.rid)
-            return
-        }
-        // A new device may replace the least recently seen offline one (§10), in its transaction.
-        let forgotten: [StoreChange]
+        // The online limit, and the offline devices a new one replaces (§10) in its transaction.
+        let attachment: DeviceAttachment
         do {
-            forgotten = try makeRoom(forDevice: hello.deviceID)
+            attachment = try DeviceAttachment(
+                DeviceKey(userID: userID, deviceID: hello.deviceID), platform: hello.platform, now: WallClock.nowMs(),
+                existing: devices[hello.deviceID], stored: devices.values, onlineCount: online.count,
+                isOnline: { online[$0] != nil }, maxOnline: configuration.maxDevicesPerUser,
+                maxStored: configuration.maxStoredDevices)
         } catch {
             return connection.fail(error, rid: hello.rid)
         }
-        let key = DeviceKey(userID: userID, deviceID: hello.deviceID)
-        var record = devices[hello.deviceID] ?? DeviceRecord(key: key, platform: nil, pushToken: nil, lastSeenAt: nil)
-        if let platform = hello.platform { record.platform = platform }
-        record.lastSeenAt = WallClock.nowMs()
+        online[hello.deviceID]?.connection.fail(
+            ProtocolError(.replaced, "device '\(hello.deviceID)' connected again"), rid: nil)
+        forget(attachment.forgotten)
+        let record = attachment.record
         devices[hello.deviceID] = record
         // The stored record's copy of the id, so that a device online holds its id once.
         let deviceID = record.key.deviceID
@@ -51,11 +48,11 @@ extension UserSession {
             if let catchUp = catchUpFromMemory(resume: hello.resume, through: baseline) {
                 connection.complete(connection.reserveResponse(), with: Outbound.ok(rid: hello.rid, greeting) + catchUp)
                 var mutation = Mutation(now: WallClock.nowMs())
-                mutation.changes += forgotten + [.upsertDevice(record)]
+                mutation.changes += attachment.changes
                 join(&mutation)
                 // A device forgotten to make room is a real change; the record alone is bookkeeping,
                 // so that a full disk lets the device in to read (issue 24 item 10).
-                commit(mutation, isBookkeeping: forgotten.isEmpty)
+                commit(mutation, isBookkeeping: attachment.forgotten.isEmpty)
                 connection.finishAuthentication(attachedTo: self, deviceID: deviceID)
                 return
             }
@@ -67,12 +64,12 @@ extension UserSession {
         pendingCommits += 1
         // The device's record, then the catch-up read behind it (completions come in order): the
         // read needs no room on the disk, so a full disk still lets the device in (issue 24 item 10).
-        submit(StoreWrite(changes: forgotten + [.upsertDevice(record)])) { [self] result in
+        submit(StoreWrite(changes: attachment.changes)) { [self] result in
             guard case .failure(let error) = result else { return }
             onLoop { session in
                 session.broker.onLoop { $0.logStoreFailure("could not record a device", ["lifesignal.error": "\(error)"]) }
                 // A device forgotten to make room is gone from memory but not from the store.
-                if !forgotten.isEmpty { session.markStale() }
+                if !attachment.forgotten.isEmpty { session.markStale() }
             }
         }
         submit(StoreWrite(changes: [], query: replay)) { [self] result in
