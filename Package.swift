@@ -253,7 +253,7 @@ let package = Package(
             name: "LifeSignalPostgresTests",
             dependencies: [
                 "LifeSignalPostgres", "LifeSignalBroker", "LifeSignalEngine", "LifeSignalStoreSQLite", "LifeSignalRules",
-                "LifeSignalProtocol", "LifeSignalFuzzing", "LifeSignalPush",
+                "LifeSignalProtocol", "LifeSignalFuzzing", "LifeSignalPush", "LifeSignalTesting",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             swiftSettings: strictSwift6

@@ -61,44 +61,23 @@ extension ClusterExecutor {
 
     private static let maxBatchAttempts = 8
 
-    private func attemptBatch(_ steps: [BatchedStep], now: Int64, deadline: ContinuousClock.Instant?) async throws
+    private func attemptBatch(_ batch: [BatchedStep], now: Int64, deadline: ContinuousClock.Instant?) async throws
         -> BatchCommit
     {
         let (logger, limits) = (self.logger, (eventRetention, notificationHistory))
         return try await Self.unwrapped { try await database.withTransaction(logger: logger, deadline: deadline) {
             connection in
-            let (ids, accounts, heads) = try await ClusterRows.lockInvolved(steps.map { ($0.userID, $0.involving) },
+            let (ids, accounts, heads) = try await ClusterRows.lockInvolved(batch.map { ($0.userID, $0.involving) },
                                                                             on: connection, logger: logger)
-            var working = Dictionary(uniqueKeysWithValues: accounts.map { ($0.id, $0) })
-            var ran: [Step] = []
-            var ranIndex: [Int] = []
-            var outcomes: [BatchOutcome] = []
-            for (index, batched) in steps.enumerated() {
-                guard let actor = working[batched.userID] else {
-                    outcomes.append(.refused(ProtocolError(.unauthenticated, "unknown user")))
-                    continue
-                }
-                let involved = batched.involving.ids(in: actor.contacts)
-                guard involved.isSubset(of: ids) else {
-                    outcomes.append(.runAlone)
-                    continue
-                }
-                var step = Step(now: now, accounts: involved.union([batched.userID]).compactMap { working[$0] }, ids: RandomIDs())
-                do throws(ProtocolError) {
-                    let result = try batched.rules(&step)
-                    for (id, account) in step.accounts { working[id] = account }
-                    outcomes.append(.committed(result, lastSeq: nil))
-                    ran.append(step)
-                    ranIndex.append(index)
-                } catch {
-                    outcomes.append(.refused(error))
-                }
-            }
-            let written = try await Self.write(ran, heads: heads, eventRetention: limits.0,
+            let steps = Self.run(batch.map { ($0.userID, $0.involving, $0.rules) }, locked: ids, accounts: accounts,
+                                 now: now)
+            let written = try await Self.write(steps.ran, heads: heads, eventRetention: limits.0,
                                                notificationHistory: limits.1, on: connection, logger: logger)
-            for (position, index) in ranIndex.enumerated() {
-                if case .committed(let result, _) = outcomes[index] {
-                    outcomes[index] = .committed(result, lastSeq: written.lastSeqs[position][steps[index].userID])
+            let outcomes = zip(steps.runs, batch).map { run, batched -> BatchOutcome in
+                switch run {
+                case .ran(let reply, let index): .committed(reply, lastSeq: written.lastSeqs[index][batched.userID])
+                case .refused(let error): .refused(error)
+                case .involvedChanged: .runAlone
                 }
             }
             return BatchCommit(outcomes: outcomes, events: written.events, pushes: written.pushes,

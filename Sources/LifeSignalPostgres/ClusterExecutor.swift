@@ -92,17 +92,20 @@ public struct ClusterExecutor: Sendable {
         return try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             let (ids, accounts, heads) = try await ClusterRows.lockInvolved([(userID, involving)], on: connection,
                                                                             logger: logger)
-            guard let actor = accounts.first(where: { $0.id == userID }) else {
-                throw ProtocolError(.unauthenticated, "unknown user")
-            }
-            guard involving.ids(in: actor.contacts).isSubset(of: ids) else { throw ClusterRetry.involvedChanged }
             let extra = try await reading(connection, logger)
-            var step = Step(now: now, accounts: accounts, ids: RandomIDs())
-            let result = try rules(&step, extra)
-            let written = try await Self.write([step], heads: heads, eventRetention: limits.0,
-                                               notificationHistory: limits.1, on: connection, logger: logger)
-            return Commit(result: result, events: written.events, pushes: written.pushes,
-                          notifications: written.notifications)
+            let withExtra = { (step: inout Step) throws(ProtocolError) in try rules(&step, extra) }
+            let steps = Self.run([(userID, involving, withExtra)], locked: ids, accounts: accounts, now: now)
+            switch steps.runs[0] {
+            case .ran(let result, _):
+                let written = try await Self.write(steps.ran, heads: heads, eventRetention: limits.0,
+                                                   notificationHistory: limits.1, on: connection, logger: logger)
+                return Commit(result: result, events: written.events, pushes: written.pushes,
+                              notifications: written.notifications)
+            case .refused(let error):
+                throw error
+            case .involvedChanged:
+                throw ClusterRetry.involvedChanged
+            }
         } }
     }
 
