@@ -1,4 +1,5 @@
 import LifeSignalProtocol
+import LifeSignalPush
 
 /// Where a user's event log stands: the last seq given out and the oldest event still kept. Both
 /// stores' paths give events their seqs here, so an event's seq, its frame, the stored event and
@@ -31,5 +32,23 @@ public struct EventLogHead: Sendable, Equatable {
             changes.append(.pruneEvents(userID: userID, throughSeq: through))
             oldestRetained = through + 1
         }
+    }
+}
+
+extension EventLogHead {
+    /// Stores `notification` for the user (§5, §7): its row, its `notification.added` event, and
+    /// a push to each device `PushSelection` picks of `devices`. Returns the event's frame and the
+    /// pushes, for the push gateway once they have committed.
+    package mutating func appendNotification(
+        _ notification: Notification, of userID: String, retention: Int, devices: some Sequence<DeviceRecord>,
+        isOnline: (String) -> Bool, preferences: Preferences, to changes: inout [StoreChange]
+    ) -> (frame: [UInt8], pushes: [PushMessage]) {
+        changes.append(.insertNotification(userID: userID, notification))
+        let frame = append(EventName.notificationAdded, .notification(notification), of: userID, retention: retention,
+                           to: &changes)
+        let pushes = PushSelection.messages(for: notification, userID: userID, devices: devices, isOnline: isOnline,
+                                            preferences: preferences)
+        changes += pushes.map(StoreChange.recordPush)
+        return (frame, pushes)
     }
 }

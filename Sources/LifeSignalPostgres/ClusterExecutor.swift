@@ -141,9 +141,11 @@ public struct ClusterExecutor: Sendable {
         var logs = heads
         var changes: [StoreChange] = []
         let devices = try await pushableDevices(of: steps, on: connection, logger: logger)
-        func append(_ name: String, _ data: EventData, of userID: String, step: Int) throws {
-            guard logs[userID] != nil else { throw ProtocolError(.internal, "user \(userID) was not locked") }
-            let frame = logs[userID]!.append(name, data, of: userID, retention: eventRetention, to: &changes)
+        func log(of userID: String) throws -> EventLogHead {
+            guard let log = logs[userID] else { throw ProtocolError(.internal, "user \(userID) was not locked") }
+            return log
+        }
+        func committed(_ frame: [UInt8], of userID: String, step: Int) {
             let seq = logs[userID]!.lastSeq
             written.events.append(CommittedEvent(userID: userID, seq: seq, frame: frame))
             written.lastSeqs[step][userID] = seq
@@ -154,17 +156,21 @@ public struct ClusterExecutor: Sendable {
                 case .store(let change):
                     changes.append(StoreChange(change))
                 case .event(let userID, let name, let data):
-                    try append(name, data, of: userID, step: index)
+                    var log = try log(of: userID)
+                    let frame = log.append(name, data, of: userID, retention: eventRetention, to: &changes)
+                    logs[userID] = log
+                    committed(frame, of: userID, step: index)
                 case .notification(let userID, let notification):
-                    changes.append(.insertNotification(userID: userID, notification))
-                    written.notifications += 1
-                    try append(EventName.notificationAdded, .notification(notification), of: userID, step: index)
+                    var log = try log(of: userID)
                     let (userDevices, online) = devices[userID] ?? ([], [])
-                    let pushes = PushSelection.messages(
-                        for: notification, userID: userID, devices: userDevices, isOnline: online.contains,
-                        preferences: step.accounts[userID]?.user.preferences ?? Preferences())
-                    changes += pushes.map(StoreChange.recordPush)
+                    let (frame, pushes) = log.appendNotification(
+                        notification, of: userID, retention: eventRetention, devices: userDevices,
+                        isOnline: online.contains, preferences: step.accounts[userID]?.user.preferences ?? Preferences(),
+                        to: &changes)
+                    logs[userID] = log
+                    committed(frame, of: userID, step: index)
                     written.pushes += pushes
+                    written.notifications += 1
                 }
             }
         }

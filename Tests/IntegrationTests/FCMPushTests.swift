@@ -244,12 +244,12 @@ struct FCMPushTests {
             process.arguments = ["serve", "--port", "0", "--data-dir", directory.path] + arguments
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             let output = directory.url.appendingPathComponent("serve.out")
-            FileManager.default.createFile(atPath: output.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
             let handle = try FileHandle(forWritingTo: output)
             defer { try? handle.close() }
             (process.standardOutput, process.standardError) = (handle, handle)
             try process.run()
-            if !(try eventually(timeout: .seconds(60)) { !process.isRunning }) {
+            if !eventually(timeout: .seconds(60), { !process.isRunning }) {
                 process.terminate()
                 Issue.record("the broker started with \(arguments) \(environment)")
             }

@@ -28,10 +28,4 @@ struct Mutation {
         touched.append(session)
         return true
     }
-
-    /// Stores `push` in this request's transaction and queues it for the gateway after the commit.
-    mutating func record(_ push: PushMessage) {
-        changes.append(.recordPush(push))
-        pushes.append(push)
-    }
 }

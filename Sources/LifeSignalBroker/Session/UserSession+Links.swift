@@ -165,10 +165,12 @@ extension UserSession {
     /// their offline ones (§5, §7).
     func store(_ notification: Notification, into mutation: inout Mutation) {
         notifications.add(notification)
-        mutation.changes.append(.insertNotification(userID: userID, notification))
+        let (frame, pushes) = eventLog.appendNotification(
+            notification, of: userID, retention: configuration.eventRetention, devices: devices.values,
+            isOnline: { online[$0] != nil }, preferences: user.preferences, to: &mutation.changes)
+        mutation.pushes += pushes
+        queueDelivery(of: frame, into: &mutation)
         pruneNotificationHistoryIfDue(into: &mutation)
-        emit(EventName.notificationAdded, .notification(notification), into: &mutation)
-        queuePushes(of: notification, into: &mutation)
     }
 
     /// What this user sees of a contact (§4), derived from the contact's own document: the live

@@ -86,6 +86,11 @@ actor UserSession: LoopIsolated {
     func emit(_ name: String, _ data: EventData, into mutation: inout Mutation) {
         let frame = eventLog.append(name, data, of: userID, retention: configuration.eventRetention,
                                     to: &mutation.changes)
+        queueDelivery(of: frame, into: &mutation)
+    }
+
+    /// The frame of the event just logged (`lastSeq`) goes to the devices once `mutation` commits.
+    func queueDelivery(of frame: [UInt8], into mutation: inout Mutation) {
         mutation.deliveries.append(.init(session: self, seq: lastSeq, frame: frame))
         join(&mutation)
     }
