@@ -1,10 +1,7 @@
 /// Encodes frames (PROTOCOL.md §1): a 4-byte big-endian length, then the compact JSON body.
 public enum FrameEncoder {
     public static func frame(_ object: JSONValue) -> [UInt8] {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(128)
-        append(object, to: &buffer)
-        return buffer
+        framed { object.write(to: &$0) }
     }
 
     public static func frame(body: [UInt8]) -> [UInt8] {
@@ -17,33 +14,50 @@ public enum FrameEncoder {
 
     /// Appends one frame to an output buffer, serializing in place: no intermediate body array.
     public static func append(_ object: JSONValue, to buffer: inout [UInt8]) {
-        appendFrame(to: &buffer) { object.write(into: &$0) }
+        appendFrame(to: &buffer) { object.write(to: &$0) }
     }
 
-    /// Appends `{"op":…,"rid":…,…fields}` framed: a request, or an `ok` with its fields. Fields
-    /// named `op` or `rid` are left out (the message's own win); no rid, no `rid` field.
+    /// Appends `{"op":…,"rid":…,…fields}` framed: a request, or an `ok` with its fields.
     static func appendMessage(op: String, rid: Int64?, _ fields: JSONObject, to buffer: inout [UInt8]) {
-        appendFrame(to: &buffer) { body in
-            writeEnvelopeStart(op: op, rid: rid, into: &body)
-            for (key, value) in fields where key != "op" && key != "rid" {
-                body.append(Byte.comma)
-                JSONValue.writeString(key, into: &body)
-                body.append(Byte.colon)
-                value.write(into: &body)
-            }
-            body.append(Byte.closeBrace)
+        appendFrame(to: &buffer) { writeMessage(op: op, rid: rid, fields, into: &$0) }
+    }
+
+    /// `{"op":…,"rid":…,…fields}`. Fields named `op` or `rid` are left out (the message's own
+    /// win); no rid, no `rid` field.
+    static func writeMessage<Output: JSONOutput>(op: String, rid: Int64?, _ fields: JSONObject,
+                                                 into body: inout Output) {
+        writeEnvelopeStart(op: op, rid: rid, into: &body)
+        for (key, value) in fields where key != "op" && key != "rid" {
+            body.write(Byte.comma)
+            JSONValue.writeString(key, into: &body)
+            body.write(Byte.colon)
+            value.write(to: &body)
         }
+        body.write(Byte.closeBrace)
     }
 
     /// `{"op":…` and `,"rid":…` when there is one: how every message but an event begins.
-    static func writeEnvelopeStart(op: String, rid: Int64?, into body: inout [UInt8]) {
-        body.append(contentsOf: #"{"op":"#.utf8)
+    static func writeEnvelopeStart<Output: JSONOutput>(op: String, rid: Int64?, into body: inout Output) {
+        body.write(#"{"op":"#)
         JSONValue.writeString(op, into: &body)
         if let rid {
-            body.append(contentsOf: #","rid":"#.utf8)
+            body.write(#","rid":"#)
             JSONValue.writeInt(rid, into: &body)
         }
     }
+
+    /// A frame of its own: `writeBody` writes the body into a `ByteSink`, and the frame, length
+    /// first, is one array of its exact size.
+    static func framed(_ writeBody: (inout ByteSink) -> Void) -> [UInt8] {
+        ByteSink.collect { sink in
+            sink.write(lengthPlaceholder)
+            writeBody(&sink)
+            let length = UInt32(truncatingIfNeeded: sink.count - 4)
+            for offset in 0..<4 { sink.set(UInt8(truncatingIfNeeded: length >> (24 - 8 * offset)), at: offset) }
+        }
+    }
+
+    private static let lengthPlaceholder: StaticString = "\0\0\0\0"
 
     /// Appends a length placeholder, lets `writeBody` append the body, then patches the length in.
     static func appendFrame(to buffer: inout [UInt8], _ writeBody: (inout [UInt8]) -> Void) {

@@ -26,19 +26,21 @@ extension JSONFields {
 
     /// Compact JSON, byte for byte what `json.serialized()` gives.
     public func serialized() -> [UInt8] {
-        var buffer: [UInt8] = []
-        write(into: &buffer)
-        return buffer
+        ByteSink.collect { write(to: &$0) }
     }
 
     /// Appends the document as compact JSON, byte for byte what `json.write(into:)` appends.
     public func write(into buffer: inout [UInt8]) {
-        var bytes = JSONByteWriter()
-        swap(&bytes.buffer, &buffer)
-        bytes.buffer.append(Byte.openBrace)
-        writeFields(to: &bytes)
-        bytes.buffer.append(Byte.closeBrace)
-        swap(&bytes.buffer, &buffer)
+        write(to: &buffer)
+    }
+
+    func write<Output: JSONOutput>(to output: inout Output) {
+        withUnsafeMutablePointer(to: &output) { output in
+            var writer = JSONByteWriter(output)
+            output.pointee.write(Byte.openBrace)
+            writeFields(to: &writer)
+            output.pointee.write(Byte.closeBrace)
+        }
     }
 }
 
@@ -59,60 +61,62 @@ struct JSONTreeWriter: JSONFieldWriter {
     private mutating func add(_ key: StaticString, _ value: JSONValue) { pairs.append((key.description, value)) }
 }
 
-/// Appends the fields as compact JSON to `buffer`, commas between them.
-struct JSONByteWriter: JSONFieldWriter {
-    var buffer: [UInt8] = []
+/// Writes the fields as compact JSON to an output it is lent for the call, commas between them.
+struct JSONByteWriter<Output: JSONOutput>: JSONFieldWriter {
+    private let output: UnsafeMutablePointer<Output>
     private var first = true
+
+    init(_ output: UnsafeMutablePointer<Output>) { self.output = output }
 
     private mutating func key(_ key: StaticString) {
         separate()
-        buffer.append(Byte.quote)
-        buffer.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
-        buffer.append(Byte.quote)
-        buffer.append(Byte.colon)
+        output.pointee.write(Byte.quote)
+        output.pointee.write(key)
+        output.pointee.write(Byte.quote)
+        output.pointee.write(Byte.colon)
     }
 
     private mutating func separate() {
-        if !first { buffer.append(Byte.comma) }
+        if !first { output.pointee.write(Byte.comma) }
         first = false
     }
 
     mutating func field(named key: String, _ value: JSONValue) {
         separate()
-        JSONValue.writeString(key, into: &buffer)
-        buffer.append(Byte.colon)
-        value.write(into: &buffer)
+        JSONValue.writeString(key, into: &output.pointee)
+        output.pointee.write(Byte.colon)
+        value.write(to: &output.pointee)
     }
 
-    private mutating func null() { buffer.append(contentsOf: "null".utf8) }
+    private func null() { output.pointee.write("null") }
 
     mutating func field(_ key: StaticString, _ value: String?) {
         self.key(key)
-        if let value { JSONValue.writeString(value, into: &buffer) } else { null() }
+        if let value { JSONValue.writeString(value, into: &output.pointee) } else { null() }
     }
 
     mutating func field(_ key: StaticString, _ value: Int64?) {
         self.key(key)
-        if let value { JSONValue.writeInt(value, into: &buffer) } else { null() }
+        if let value { JSONValue.writeInt(value, into: &output.pointee) } else { null() }
     }
 
     mutating func field(_ key: StaticString, _ value: Bool) {
         self.key(key)
-        buffer.append(contentsOf: value ? "true".utf8 : "false".utf8)
+        output.pointee.write(value ? "true" : "false")
     }
 
     mutating func field(_ key: StaticString, strings: [String]) {
         self.key(key)
-        buffer.append(Byte.openBracket)
+        output.pointee.write(Byte.openBracket)
         for (offset, string) in strings.enumerated() {
-            if offset > 0 { buffer.append(Byte.comma) }
-            JSONValue.writeString(string, into: &buffer)
+            if offset > 0 { output.pointee.write(Byte.comma) }
+            JSONValue.writeString(string, into: &output.pointee)
         }
-        buffer.append(Byte.closeBracket)
+        output.pointee.write(Byte.closeBracket)
     }
 
     mutating func field<Document: JSONFields>(_ key: StaticString, _ value: Document?) {
         self.key(key)
-        if let value { value.write(into: &buffer) } else { null() }
+        if let value { value.write(to: &output.pointee) } else { null() }
     }
 }

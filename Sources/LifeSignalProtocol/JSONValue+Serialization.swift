@@ -1,54 +1,55 @@
 extension JSONValue {
     /// Compact JSON (no whitespace), object keys in `JSONObject` order.
     public func serialized() -> [UInt8] {
-        var buffer: [UInt8] = []
-        buffer.reserveCapacity(128)
-        write(into: &buffer)
-        return buffer
+        ByteSink.collect { write(to: &$0) }
     }
 
     /// Appends compact JSON to `buffer`; the broker writes frames straight into a connection's output.
     ///
     /// Non-finite doubles, which JSON cannot express, are written as `null`.
     public func write(into buffer: inout [UInt8]) {
+        write(to: &buffer)
+    }
+
+    func write<Output: JSONOutput>(to output: inout Output) {
         switch self {
         case .null:
-            buffer.append(contentsOf: "null".utf8)
+            output.write("null")
         case .bool(let value):
-            buffer.append(contentsOf: value ? "true".utf8 : "false".utf8)
+            output.write(value ? "true" : "false")
         case .int(let value):
-            Self.writeInt(value, into: &buffer)
+            Self.writeInt(value, into: &output)
         case .double(let value):
-            Self.writeDouble(value, into: &buffer)
+            Self.writeDouble(value, into: &output)
         case .string(let value):
-            Self.writeString(value, into: &buffer)
+            Self.writeString(value, into: &output)
         case .array(let elements):
-            buffer.append(Byte.openBracket)
+            output.write(Byte.openBracket)
             for (offset, element) in elements.enumerated() {
-                if offset > 0 { buffer.append(Byte.comma) }
-                element.write(into: &buffer)
+                if offset > 0 { output.write(Byte.comma) }
+                element.write(to: &output)
             }
-            buffer.append(Byte.closeBracket)
+            output.write(Byte.closeBracket)
         case .object(let object):
-            Self.writeObject(object, into: &buffer)
+            Self.writeObject(object, into: &output)
         }
     }
 
-    static func writeObject(_ object: JSONObject, into buffer: inout [UInt8]) {
-        buffer.append(Byte.openBrace)
+    static func writeObject<Output: JSONOutput>(_ object: JSONObject, into output: inout Output) {
+        output.write(Byte.openBrace)
         var first = true
         for (key, value) in object {
-            if !first { buffer.append(Byte.comma) }
+            if !first { output.write(Byte.comma) }
             first = false
-            writeString(key, into: &buffer)
-            buffer.append(Byte.colon)
-            value.write(into: &buffer)
+            writeString(key, into: &output)
+            output.write(Byte.colon)
+            value.write(to: &output)
         }
-        buffer.append(Byte.closeBrace)
+        output.write(Byte.closeBrace)
     }
 
-    static func writeInt(_ value: Int64, into buffer: inout [UInt8]) {
-        if value < 0 { buffer.append(Byte.minus) }
+    static func writeInt<Output: JSONOutput>(_ value: Int64, into output: inout Output) {
+        if value < 0 { output.write(Byte.minus) }
         var magnitude = value.magnitude
         // Up to 19 digits, written backwards into a stack buffer.
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
@@ -58,43 +59,44 @@ extension JSONValue {
                 digits[position] = Byte.zero + UInt8(magnitude % 10)
                 magnitude /= 10
             } while magnitude > 0
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: digits[position...]))
+            output.write(UnsafeBufferPointer(rebasing: digits[position...]))
         }
     }
 
-    static func writeDouble(_ value: Double, into buffer: inout [UInt8]) {
+    static func writeDouble<Output: JSONOutput>(_ value: Double, into output: inout Output) {
         guard value.isFinite else {
-            buffer.append(contentsOf: "null".utf8)
+            output.write("null")
             return
         }
         // Swift prints the shortest text that parses back to the same Double ("0.1", "1.0", "1e+20"),
         // and every such text is a valid JSON number; the ".0" keeps integral doubles doubles.
-        buffer.append(contentsOf: value.description.utf8)
+        var text = value.description
+        text.withUTF8 { output.write($0) }
     }
 
     /// Writes a quoted string, escaping `"`, `\` and control characters (as `\u00XX`).
-    static func writeString(_ value: String, into buffer: inout [UInt8]) {
-        buffer.append(Byte.quote)
+    static func writeString<Output: JSONOutput>(_ value: String, into output: inout Output) {
+        output.write(Byte.quote)
         var value = value
         value.withUTF8 { utf8 in
             var runStart = 0
             for index in utf8.indices {
                 let byte = utf8[index]
                 guard byte < 0x20 || byte == Byte.quote || byte == Byte.backslash else { continue }
-                buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                output.write(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 runStart = index + 1
-                buffer.append(Byte.backslash)
+                output.write(Byte.backslash)
                 if byte < 0x20 {
-                    buffer.append(contentsOf: "u00".utf8)
-                    buffer.append(hexDigits[Int(byte >> 4)])
-                    buffer.append(hexDigits[Int(byte & 0x0F)])
+                    output.write("u00")
+                    output.write(hexDigits[Int(byte >> 4)])
+                    output.write(hexDigits[Int(byte & 0x0F)])
                 } else {
-                    buffer.append(byte)
+                    output.write(byte)
                 }
             }
-            buffer.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            output.write(UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
-        buffer.append(Byte.quote)
+        output.write(Byte.quote)
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

@@ -15,6 +15,23 @@ struct FrameEncoderTests {
         #expect(Array(FrameEncoder.frame(body: body).prefix(4)) == [0x00, 0x01, 0x02, 0x03])
     }
 
+    /// A frame built on its own is written into scratch memory that grows past its first 1 KiB:
+    /// every size around and far past that comes out whole, escapes included, the same as the
+    /// frame appended to an output buffer.
+    @Test(arguments: [0, 1, 1_000, 1_010, 1_011, 1_012, 1_024, 2_047, 2_048, 5_000, 70_000])
+    func aFrameOfAnySizeComesOutWhole(length: Int) throws {
+        let text = String(repeating: "a\"\u{1}é", count: length / 4) + String(repeating: "z", count: length % 4)
+        let value: JSONValue = ["op": "x", "text": .string(text), "list": [1, -2, 3.5, nil, false]]
+        let framed = FrameEncoder.frame(value)
+        var appended: [UInt8] = []
+        FrameEncoder.append(value, to: &appended)
+        #expect(framed == appended)
+        let body = Array(framed.dropFirst(4))
+        #expect(Array(framed.prefix(4)) == Array(FrameEncoder.frame(body: body).prefix(4)))
+        #expect(try JSONValue.parse(body) == value)
+        #expect(value.serialized() == body)
+    }
+
     @Test func appendKeepsWhatIsAlreadyBuffered() throws {
         var buffer: [UInt8] = [9, 9]
         FrameEncoder.append(["a": 1], to: &buffer)
