@@ -141,9 +141,8 @@ public struct ClusterExecutor: Sendable {
         var logs = heads
         var changes: [StoreChange] = []
         let devices = try await pushableDevices(of: steps, on: connection, logger: logger)
-        func log(of userID: String) throws -> EventLogHead {
-            guard let log = logs[userID] else { throw ProtocolError(.internal, "user \(userID) was not locked") }
-            return log
+        func lockedLog(of userID: String) throws {
+            guard logs[userID] != nil else { throw ProtocolError(.internal, "user \(userID) was not locked") }
         }
         func committed(_ frame: [UInt8], of userID: String, step: Int) {
             let seq = logs[userID]!.lastSeq
@@ -156,18 +155,16 @@ public struct ClusterExecutor: Sendable {
                 case .store(let change):
                     changes.append(StoreChange(change))
                 case .event(let userID, let name, let data):
-                    var log = try log(of: userID)
-                    let frame = log.append(name, data, of: userID, retention: eventRetention, to: &changes)
-                    logs[userID] = log
+                    try lockedLog(of: userID)
+                    let frame = logs[userID]!.append(name, data, of: userID, retention: eventRetention, to: &changes)
                     committed(frame, of: userID, step: index)
                 case .notification(let userID, let notification):
-                    var log = try log(of: userID)
+                    try lockedLog(of: userID)
                     let (userDevices, online) = devices[userID] ?? ([], [])
-                    let (frame, pushes) = log.appendNotification(
+                    let (frame, pushes) = logs[userID]!.appendNotification(
                         notification, of: userID, retention: eventRetention, devices: userDevices,
                         isOnline: online.contains, preferences: step.accounts[userID]?.user.preferences ?? Preferences(),
                         to: &changes)
-                    logs[userID] = log
                     committed(frame, of: userID, step: index)
                     written.pushes += pushes
                     written.notifications += 1

@@ -4,42 +4,8 @@ import LifeSignalPush
 import LifeSignalRules
 import PostgresNIO
 
-/// The cluster's one way to write a store's changes: in order, with contact rows, events,
-/// notifications and pushes gathered into one statement (one round trip) between the changes
-/// that must see them written.
+/// What `commit` gathers into one statement (one round trip).
 extension ClusterRows {
-    /// Applies `changes` in order, in the caller's transaction: what `SQLiteWrites` does in the
-    /// embedded store. Returns each new notification's user and position in the history.
-    package static func commit(_ changes: [StoreChange], on connection: PostgresConnection, logger: Logger) async throws
-        -> [(userID: String, position: Int64)]
-    {
-        var additions = Additions()
-        var positions: [(userID: String, position: Int64)] = []
-        for change in changes {
-            switch change {
-            case .upsertContact(let record):
-                additions.contactRows.append(record)
-            case .appendEvent(let userID, let seq, let body):
-                additions.events.append((userID, seq, String(decoding: body, as: UTF8.self)))
-                additions.heads[userID] = max(additions.heads[userID] ?? seq, seq)
-            case .insertNotification(let userID, let notification):
-                additions.notifications.append((userID, notification))
-            case .recordPush(let push):
-                additions.pushes.append(push)
-            case .updateUser, .upsertDevice, .deleteDevice, .movePushToken:
-                // Touch nothing an addition writes: no need to write those first.
-                try await apply(change, on: connection, logger: logger)
-            case .createUser, .pruneEvents, .deleteContact, .pruneNotifications, .setNotificationRead,
-                 .markAllNotificationsRead, .deleteNotification:
-                positions += try await write(additions, on: connection, logger: logger)
-                additions = Additions()
-                try await apply(change, on: connection, logger: logger)
-            }
-        }
-        positions += try await write(additions, on: connection, logger: logger)
-        return positions
-    }
-
     /// What one statement adds: contact rows, new heads with the events under them, notifications
     /// and the pushes recorded for them.
     package struct Additions {
@@ -88,7 +54,8 @@ extension ClusterRows {
             WITH contact_rows AS (
             \(UpsertContacts.sql)
             ), heads AS (
-                UPDATE users SET seq = ($11::bigint[])[array_position($10::text[], id)] WHERE id = ANY($10::text[])
+                UPDATE users SET seq = greatest(seq, ($11::bigint[])[array_position($10::text[], id)])
+                WHERE id = ANY($10::text[])
             ), new_events AS (
                 INSERT INTO events (user_id, seq, body) SELECT * FROM unnest($12::text[], $13::bigint[], $14::text[])
             ), new_pushes AS (

@@ -133,13 +133,6 @@ package enum ClusterRows {
         try await update(user, on: connection, logger: logger)
     }
 
-    /// Both sides of relationships (or any contact rows) in one statement. Arrays cannot hold
-    /// NULL here, so an absent ping travels as an empty id (ping ids are never empty).
-    package static func upsert(_ written: [ContactRecord], on connection: PostgresConnection, logger: Logger) async throws {
-        guard !written.isEmpty else { return }
-        try await connection.run(Prepared<UpsertContacts>(contactBindings(written)), logger: logger).drain()
-    }
-
     /// `UpsertContacts`' nine arrays ($1…$9) for `records`, the last record of each row only: one
     /// statement may not change a row twice.
     package static func contactBindings(_ records: [ContactRecord]) -> [any PostgresDynamicTypeEncodable] {
