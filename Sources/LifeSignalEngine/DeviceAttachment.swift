@@ -13,7 +13,7 @@ package struct DeviceAttachment: Sendable {
     /// replaces the least recently seen offline ones past `maxStored` (`limit_exceeded` when
     /// too few are offline).
     package init(_ key: DeviceKey, platform: String?, now: Int64, existing: DeviceRecord?,
-                 stored: some Collection<DeviceRecord>, onlineCount: Int, isOnline: (String) -> Bool,
+                 stored: [DeviceRecord], onlineCount: Int, isOnline: (String) -> Bool,
                  maxOnline: Int, maxStored: Int) throws(ProtocolError) {
         let othersOnline = onlineCount - (isOnline(key.deviceID) ? 1 : 0)
         if maxOnline > 0, othersOnline >= maxOnline {
@@ -34,6 +34,9 @@ package struct DeviceAttachment: Sendable {
         self.record = record
     }
 
-    /// What the store takes: the forgotten devices deleted, then the device's record.
-    package var changes: [StoreChange] { forgotten.map { .deleteDevice($0.key) } + [.upsertDevice(record)] }
+    /// The forgotten devices' rows deleted.
+    package var deletions: [StoreChange] { forgotten.map { .deleteDevice($0.key) } }
+
+    /// What the store takes: the deletions, then the device's record.
+    package var changes: [StoreChange] { deletions + [.upsertDevice(record)] }
 }

@@ -38,9 +38,10 @@ public struct EventLogHead: Sendable, Equatable {
 extension EventLogHead {
     /// Stores `notification` for the user (§5, §7): its row, its `notification.added` event, and
     /// a push to each device `PushSelection` picks of `devices`. Returns the event's frame and the
-    /// pushes, for the push gateway once they have committed.
+    /// pushes, for the push gateway once they have committed. An array, not a generic sequence:
+    /// a generic of another module runs unspecialized, on every notification.
     package mutating func appendNotification(
-        _ notification: Notification, of userID: String, retention: Int, devices: some Sequence<DeviceRecord>,
+        _ notification: Notification, of userID: String, retention: Int, devices: [DeviceRecord],
         isOnline: (String) -> Bool, preferences: Preferences, to changes: inout [StoreChange]
     ) -> (frame: [UInt8], pushes: [PushMessage]) {
         changes.append(.insertNotification(userID: userID, notification))

@@ -54,8 +54,7 @@ extension ClusterExecutor {
             let attachment = try DeviceAttachment(
                 key, platform: platform, now: now, existing: stored.first { $0.key == key }, stored: stored,
                 onlineCount: online.count, isOnline: online.contains, maxOnline: maxOnline, maxStored: maxStored)
-            _ = try await ClusterRows.commit(attachment.forgotten.map { .deleteDevice($0.key) }, on: connection,
-                                             logger: logger)
+            _ = try await ClusterRows.commit(attachment.deletions, on: connection, logger: logger)
             // The presence row needs this broker's row. DO NOTHING takes no lock on it: updating the
             // heartbeat here made every hello through this broker wait for the one before it.
             try await connection.query(
