@@ -19,10 +19,8 @@ package enum RequestPlan: Sendable {
     case changeNotification(id: String, rule: NotificationRule)
     /// `notifications.readAll`: `rule` over the number of unread notifications in the history.
     case readAllNotifications(rule: @Sendable (_ unread: Int, inout Step) -> Reply)
-    /// `device.register`: the token moves to the requesting device.
-    case registerPushToken(token: String, platform: String?)
-    /// `device.unregister`: the requesting device gets no more pushes.
-    case unregisterPushToken
+    /// `device.register` and `device.unregister`: the requesting device's push token changes.
+    case changePushToken(PushTokenChange)
     /// A read that changes nothing.
     case read(Read)
 
@@ -54,9 +52,9 @@ package enum RequestPlan: Sendable {
         case .qrLookup(let qrCode):
             self = .byQRCode(qrCode, .show { (owner) throws(ProtocolError) in try QRCodeRules.lookUp(owner, by: userID) })
         case .deviceRegister(let token, let platform):
-            self = .registerPushToken(token: token, platform: platform)
+            self = .changePushToken(.register(token: token, platform: platform))
         case .deviceUnregister:
-            self = .unregisterPushToken
+            self = .changePushToken(.unregister)
         case .devicesList:
             self = .read(.devices)
         case .contactsAdd(let qrCode, let isResponder, let isDependent):

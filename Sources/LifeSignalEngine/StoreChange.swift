@@ -11,8 +11,12 @@ public enum StoreChange: Sendable {
     case upsertDevice(DeviceRecord)
     /// Forgets a device, its token with it (`maxStoredDevices`).
     case deleteDevice(DeviceKey)
-    /// A token is unique: whoever held it before loses it when it moves to `owner`.
-    case movePushToken(token: String, owner: DeviceKey)
+    /// A token is one phone's address: it moves to the stored device `to` (with its platform,
+    /// when one is named), and whoever held it before loses it.
+    case movePushToken(token: String, to: DeviceKey, platform: String?)
+    /// The device holds no push token from now; with `ifToken`, only while it still holds that
+    /// one (a rejected token: the device may have registered another since).
+    case clearPushToken(DeviceKey, ifToken: String?)
     /// `body` is the event without its length prefix (usually a slice of the frame sent to devices).
     case appendEvent(userID: String, seq: Int64, body: ArraySlice<UInt8>)
     /// Drops events at or below `throughSeq` (retention).

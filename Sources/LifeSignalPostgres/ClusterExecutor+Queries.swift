@@ -41,36 +41,6 @@ extension ClusterExecutor {
         }
     }
 
-    /// `device.register`: the token moves to this device from whichever device held it (§5), and
-    /// `platform` is kept when given.
-    public func registerPushToken(_ token: String, platform: String?, userID: String, deviceID: String) async throws {
-        let logger = self.logger
-        try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
-            try await connection.query("""
-                UPDATE devices SET push_token = NULL
-                WHERE push_token = \(token) AND NOT (user_id = \(userID) AND device_id = \(deviceID))
-                """, logger: logger).drain()
-            try await connection.query("""
-                UPDATE devices SET push_token = \(token), platform = coalesce(\(platform), platform)
-                WHERE user_id = \(userID) AND device_id = \(deviceID)
-                """, logger: logger).drain()
-        } }
-    }
-
-    /// `device.unregister`: this device gets no more pushes.
-    public func unregisterPushToken(userID: String, deviceID: String) async throws {
-        try await execute("UPDATE devices SET push_token = NULL WHERE user_id = \(userID) AND device_id = \(deviceID)")
-    }
-
-    /// The push service rejected `token`: the device loses it, unless it has registered another
-    /// one since (the condition on the token is what makes that safe without a lock).
-    public func dropPushToken(_ token: String, userID: String, deviceID: String) async throws {
-        try await execute("""
-            UPDATE devices SET push_token = NULL
-            WHERE user_id = \(userID) AND device_id = \(deviceID) AND push_token = \(token)
-            """)
-    }
-
     /// The head seq of each of `userIDs` now: what a broker checks its devices against, in case a
     /// hint was lost (ARCHITECTURE.md, "The cluster").
     public func heads(of userIDs: [String]) async throws -> [String: Int64] {

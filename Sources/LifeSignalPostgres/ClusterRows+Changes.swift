@@ -28,7 +28,7 @@ extension ClusterRows {
                 additions.notifications.append((userID, notification))
             case .recordPush(let push):
                 additions.pushes.append(push)
-            // The next four touch nothing an addition writes.
+            // The next five touch nothing an addition writes.
             case .updateUser(let user):
                 try await update(user, on: connection, logger: logger)
             case .upsertDevice(let device):
@@ -43,10 +43,20 @@ extension ClusterRows {
                 try await connection.query(
                     "DELETE FROM devices WHERE user_id = \(key.userID) AND device_id = \(key.deviceID)", logger: logger
                 ).drain()
-            case .movePushToken(let token, let owner):
+            case .movePushToken(let token, let owner, let platform):
                 try await connection.query("""
                     UPDATE devices SET push_token = NULL
                     WHERE push_token = \(token) AND NOT (user_id = \(owner.userID) AND device_id = \(owner.deviceID))
+                    """, logger: logger).drain()
+                try await connection.query("""
+                    UPDATE devices SET push_token = \(token), platform = coalesce(\(platform), platform)
+                    WHERE user_id = \(owner.userID) AND device_id = \(owner.deviceID)
+                    """, logger: logger).drain()
+            case .clearPushToken(let key, let ifToken):
+                try await connection.query("""
+                    UPDATE devices SET push_token = NULL
+                    WHERE user_id = \(key.userID) AND device_id = \(key.deviceID)
+                        AND (\(ifToken)::text IS NULL OR push_token = \(ifToken))
                     """, logger: logger).drain()
             // The rest may remove, or must follow, what the additions write.
             case .createUser(let user, let tokenHash):

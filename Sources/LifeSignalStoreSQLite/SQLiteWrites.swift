@@ -90,10 +90,18 @@ package struct SQLiteWrites {
         case .deleteDevice(let key):
             try db.cachedStatement(sql: "DELETE FROM devices WHERE user_id = ? AND device_id = ?")
                 .execute(arguments: [key.userID, key.deviceID])
-        case .movePushToken(let token, let owner):
+        case .movePushToken(let token, let owner, let platform):
             try db.cachedStatement(sql: """
                 UPDATE devices SET push_token = NULL WHERE push_token = ? AND NOT (user_id = ? AND device_id = ?)
                 """).execute(arguments: [token, owner.userID, owner.deviceID])
+            try db.cachedStatement(sql: """
+                UPDATE devices SET push_token = ?, platform = coalesce(?, platform) WHERE user_id = ? AND device_id = ?
+                """).execute(arguments: [token, platform, owner.userID, owner.deviceID])
+        case .clearPushToken(let key, let ifToken):
+            try db.cachedStatement(sql: """
+                UPDATE devices SET push_token = NULL
+                WHERE user_id = ? AND device_id = ? AND (? IS NULL OR push_token = ?)
+                """).execute(arguments: [key.userID, key.deviceID, ifToken, ifToken])
         case .appendEvent(let userID, let seq, let body):
             try appendEvent.run(db) { row in
                 row.add(userID)

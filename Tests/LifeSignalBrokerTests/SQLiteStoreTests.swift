@@ -184,8 +184,9 @@ import Testing
             .createUser(alice, tokenHash: [0]), .createUser(bob, tokenHash: [0]), .upsertDevice(alicePhone),
         ]).get()
         let bobPhone = DeviceRecord(key: DeviceKey(userID: bob.id, deviceID: "p"), platform: nil,
-                                    pushToken: "shared", lastSeenAt: nil)
-        _ = try await write(store, [.movePushToken(token: "shared", owner: bobPhone.key), .upsertDevice(bobPhone)]).get()
+                                    pushToken: nil, lastSeenAt: nil)
+        _ = try await write(store, [.upsertDevice(bobPhone),
+                                    .movePushToken(token: "shared", to: bobPhone.key, platform: nil)]).get()
         #expect(try await load(store, alice.id)?.devices.first?.pushToken == nil)
         #expect(try await load(store, bob.id)?.devices.first?.pushToken == "shared")
         store.close()

@@ -126,6 +126,54 @@ import Testing
         #expect(throws: QRCodeRules.own) { try show(QRCodeOwner(id: "u_Bob", name: "Bob")) }
     }
 
+    @Test func whatFollowsALookupIsTheSameForEveryStore() throws {
+        let carol = QRCodeOwner(id: "u_Carol", name: "Carol")
+        let fields: JSONObject = ["qrCode": "qr_Carol", "isResponder": true, "isDependent": false]
+        guard case .byQRCode(_, let add) = try Self.plan(Op.contactsAdd, fields),
+              case .byQRCode(_, let show) = try Self.plan(Op.qrLookup, ["qrCode": "qr_Carol"]) else {
+            Issue.record("a QR op does not look its code up")
+            return
+        }
+        // Nobody has the code: refused and counted, for an add and a lookup alike.
+        guard case .unknown = add.next(after: nil), case .unknown = show.next(after: nil) else {
+            Issue.record("an unknown code is not reported as unknown")
+            return
+        }
+        // An add is a step with the owner involved.
+        guard case .step(involving: "u_Carol", let rules) = add.next(after: carol) else {
+            Issue.record("an add does not run its rules with the owner")
+            return
+        }
+        var step = Step(now: RuleFixtures.now, accounts: [RuleFixtures.account("Bob"), RuleFixtures.account("Carol")],
+                        ids: SequentialIDs())
+        _ = try step.run(rules)
+        #expect(step.accounts["u_Carol"]?.contacts["u_Bob"] != nil)
+        // A lookup is answered, or refused for one's own code.
+        guard case .answer(.success(.qrCodeOwner(carol))) = show.next(after: carol),
+              case .answer(.failure(QRCodeRules.own)) = show.next(after: QRCodeOwner(id: "u_Bob", name: "Bob")) else {
+            Issue.record("a lookup is not answered from its owner")
+            return
+        }
+    }
+
+    @Test func aPushTokenChangeGivesTheRecordAndTheStoresChange() {
+        let key = DeviceKey(userID: "u_Bob", deviceID: "phone")
+        let record = DeviceRecord(key: key, platform: "ios", pushToken: "old", lastSeenAt: 7)
+        let kept = PushTokenChange.register(token: "new", platform: nil)
+        #expect(kept.applied(to: record) == DeviceRecord(key: key, platform: "ios", pushToken: "new", lastSeenAt: 7))
+        guard case .movePushToken("new", key, nil) = kept.storeChange(for: key) else {
+            Issue.record("a register is not stored as the token's move")
+            return
+        }
+        let named = PushTokenChange.register(token: "new", platform: "android")
+        #expect(named.applied(to: record).platform == "android")
+        #expect(PushTokenChange.unregister.applied(to: record).pushToken == nil)
+        guard case .clearPushToken(key, ifToken: nil) = PushTokenChange.unregister.storeChange(for: key) else {
+            Issue.record("an unregister is not stored as the token's removal")
+            return
+        }
+    }
+
     @Test func notificationChangesRunTheirRulesOnWhatTheStoreHas() throws {
         let unread = Notification(id: "n_1", type: .ping, title: "t", message: "m", timestamp: 1)
         guard case .changeNotification("n_1", let read) = try Self.plan(Op.notificationsRead, ["id": "n_1"]),
@@ -148,8 +196,9 @@ import Testing
     }
 
     @Test func devicesAndReadsArePlannedAsThemselves() throws {
-        guard case .registerPushToken("tok", "ios") = try Self.plan(Op.deviceRegister, ["token": "tok", "platform": "ios"]),
-              case .unregisterPushToken = try Self.plan(Op.deviceUnregister),
+        guard case .changePushToken(.register(token: "tok", platform: "ios")) = try Self.plan(
+                Op.deviceRegister, ["token": "tok", "platform": "ios"]),
+              case .changePushToken(.unregister) = try Self.plan(Op.deviceUnregister),
               case .read(.devices) = try Self.plan(Op.devicesList),
               case .read(.contacts) = try Self.plan(Op.contactsList),
               case .read(.notifications(before: "n_9", limit: 5)) = try Self.plan(

@@ -23,7 +23,8 @@ import Testing
             // Alice's phone is online on broker "here" (its row), with a push token.
             _ = try await executor.attach(userID: "u_Alice", deviceID: "phone", platform: "ios", brokerID: "here",
                                           now: 2_000)
-            try await executor.registerPushToken("fcm-alice", platform: "ios", userID: "u_Alice", deviceID: "phone")
+            try await executor.commit([.movePushToken(token: "fcm-alice", to: DeviceKey(userID: "u_Alice", deviceID: "phone"),
+                                                      platform: "ios")])
             let wentAway = WallClock.nowMs()
             // "here" is live while its heartbeat is younger than 15 s, however slow the test runs.
             try await executor.heartbeat(brokerID: "here")

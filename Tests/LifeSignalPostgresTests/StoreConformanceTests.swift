@@ -181,12 +181,26 @@ import Testing
             let tablet = Self.device("u_A", "tablet", token: nil, lastSeenAt: nil)
             try await store.commit([.upsertDevice(tablet), .upsertDevice(phone)])
             #expect(try await store.devices(of: "u_A") == [phone, tablet])
-            // The token moves to B's laptop: the phone loses it.
-            let laptop = Self.device("u_B", "laptop", token: "t1", lastSeenAt: 20)
-            try await store.commit([.movePushToken(token: "t1", owner: laptop.key), .upsertDevice(laptop)])
+            // The token moves to B's laptop: the phone loses it; the laptop keeps its platform.
+            var laptop = Self.device("u_B", "laptop", token: nil, lastSeenAt: 20)
+            try await store.commit([.upsertDevice(laptop), .movePushToken(token: "t1", to: laptop.key, platform: nil)])
+            laptop.pushToken = "t1"
             var tokenless = phone
             tokenless.pushToken = nil
             #expect(try await store.devices(of: "u_A") == [tokenless, tablet])
+            #expect(try await store.devices(of: "u_B") == [laptop])
+            // A platform named with the token replaces the stored one.
+            try await store.commit([.movePushToken(token: "t2", to: laptop.key, platform: "android")])
+            (laptop.pushToken, laptop.platform) = ("t2", "android")
+            #expect(try await store.devices(of: "u_B") == [laptop])
+            // A rejected token goes only while the device still holds it.
+            try await store.commit([.clearPushToken(laptop.key, ifToken: "t1")])
+            #expect(try await store.devices(of: "u_B") == [laptop])
+            try await store.commit([.clearPushToken(laptop.key, ifToken: "t2")])
+            laptop.pushToken = nil
+            #expect(try await store.devices(of: "u_B") == [laptop])
+            try await store.commit([.movePushToken(token: "t3", to: laptop.key, platform: nil),
+                                    .clearPushToken(laptop.key, ifToken: nil)])
             #expect(try await store.devices(of: "u_B") == [laptop])
             try await store.commit([.deleteDevice(tablet.key)])
             #expect(try await store.devices(of: "u_A") == [tokenless])
@@ -375,9 +389,15 @@ struct ChangeWorkload {
         case 6:
             let device = DeviceKey(userID: userID, deviceID: "d\(Int.random(in: 0..<3, using: &random))")
             let token = "t\(Int.random(in: 0..<4, using: &random))"
-            return [.movePushToken(token: token, owner: device),
-                    .upsertDevice(DeviceRecord(key: device, platform: "android", pushToken: token,
-                                               lastSeenAt: Int64(counter)))]
+            switch Int.random(in: 0..<3, using: &random) {
+            case 0:
+                return [.upsertDevice(DeviceRecord(key: device, platform: "android", pushToken: nil,
+                                                   lastSeenAt: Int64(counter)))]
+            case 1:
+                return [.movePushToken(token: token, to: device, platform: Bool.random(using: &random) ? "ios" : nil)]
+            default:
+                return [.clearPushToken(device, ifToken: Bool.random(using: &random) ? token : nil)]
+            }
         case 7:
             return [.deleteDevice(DeviceKey(userID: userID, deviceID: "d\(Int.random(in: 0..<3, using: &random))"))]
         case 8:

@@ -39,19 +39,11 @@ extension ClusterDevice {
         }, finish: { [self] in committed($0) })
     }
 
-    /// `device.register` (§5): the token moves to this device, from whichever held it.
-    func registerPushToken(_ token: String, platform: String?, _ request: Request, from connection: ClientConnection) {
-        let (userID, deviceID) = (self.userID, self.deviceID)
-        answer(request, on: connection, {
-            try await $0.registerPushToken(token, platform: platform, userID: userID, deviceID: deviceID)
-        }, finish: { .ok(.empty) })
-    }
-
-    /// `device.unregister` (§5): this device gets no more pushes.
-    func unregisterPushToken(_ request: Request, from connection: ClientConnection) {
-        let (userID, deviceID) = (self.userID, self.deviceID)
-        answer(request, on: connection, { try await $0.unregisterPushToken(userID: userID, deviceID: deviceID) },
-               finish: { .ok(.empty) })
+    /// `device.register` and `device.unregister` (§5), without the user's lock: a token changes
+    /// only this device's row, and whichever other row held it.
+    func changePushToken(_ change: PushTokenChange, _ request: Request, from connection: ClientConnection) {
+        let storeChange = change.storeChange(for: DeviceKey(userID: userID, deviceID: deviceID))
+        answer(request, on: connection, { try await $0.commit([storeChange]) }, finish: { .ok(.empty) })
     }
 
     /// `devices.list` (§5).

@@ -17,10 +17,8 @@ extension ClusterDevice {
             changeNotification(id, request, from: connection, rule)
         case .readAllNotifications(let rule):
             readAllNotifications(request, from: connection, rule)
-        case .registerPushToken(let token, let platform):
-            registerPushToken(token, platform: platform, request, from: connection)
-        case .unregisterPushToken:
-            unregisterPushToken(request, from: connection)
+        case .changePushToken(let change):
+            changePushToken(change, request, from: connection)
         case .read(.contacts):
             let userID = self.userID
             answer(request, on: connection, { try await $0.contactViews(of: userID) }, finish: { contacts in
@@ -53,17 +51,14 @@ extension ClusterDevice {
             return refuse(request, on: connection, refusal)
         }
         answer(request, on: connection, { executor -> QRCodeOutcome in
-            guard let owner = try await executor.qrCodeOwner(qrCode) else { return .unknown }
-            switch use {
-            case .add(let rules):
-                return .added(try await executor.perform(as: userID, involving: .named([owner.id]),
-                                                         now: WallClock.nowMs(), rules(owner.id)))
-            case .show(let answer):
-                do throws(ProtocolError) {
-                    return .shown(.success(try answer(owner)))
-                } catch {
-                    return .shown(.failure(error))
-                }
+            switch use.next(after: try await executor.qrCodeOwner(qrCode)) {
+            case .unknown:
+                return .unknown
+            case .step(let ownerID, let rules):
+                return .added(try await executor.perform(as: userID, involving: .named([ownerID]),
+                                                         now: WallClock.nowMs(), rules))
+            case .answer(let result):
+                return .shown(result)
             }
         }, finish: { [self, node] outcome in
             switch outcome {

@@ -1,3 +1,4 @@
+import LifeSignalEngine
 import LifeSignalPush
 import Logging
 
@@ -18,9 +19,8 @@ extension Broker {
     func dropRejectedPushToken(_ push: PushMessage) {
         if let cluster {
             // Counted in the store backlog and logged through the throttle like any cluster work.
-            cluster.run({ executor in
-                try await executor.dropPushToken(push.token, userID: push.userID, deviceID: push.deviceID)
-            }, then: { result in
+            let device = DeviceKey(userID: push.userID, deviceID: push.deviceID)
+            cluster.run({ try await $0.commit([.clearPushToken(device, ifToken: push.token)]) }, then: { result in
                 if case .failure(let error) = result {
                     cluster.logThrottled(.warning, "could not remove a rejected push token", Self.metadata(push, error))
                 }

@@ -12,19 +12,17 @@ extension UserSession {
             return connection.respond(error: refusal, rid: request.rid)
         }
         afterQuery(.qrCodeOwner(qrCode), for: request, from: connection) { session, answer in
-            guard case .qrCodeOwner(let owner?) = answer else {
+            let owner: QRCodeOwner? = if case .qrCodeOwner(let owner?) = answer { owner } else { nil }
+            switch use.next(after: owner) {
+            case .unknown:
                 session.broker.onLoop { $0.recordFailedAdd(by: userID) }
-                return connection.respond(error: QRCodeRules.unknown, rid: request.rid)
-            }
-            switch use {
-            case .add(let rules):
-                session.run(request, from: connection, involving: [owner.id], rules(owner.id))
-            case .show(let answer):
-                do throws(ProtocolError) {
-                    connection.respond(rid: request.rid, try answer(owner))
-                } catch {
-                    connection.respond(error: error, rid: request.rid)
-                }
+                connection.respond(error: QRCodeRules.unknown, rid: request.rid)
+            case .step(let ownerID, let rules):
+                session.run(request, from: connection, involving: [ownerID], rules)
+            case .answer(.success(let reply)):
+                connection.respond(rid: request.rid, reply)
+            case .answer(.failure(let error)):
+                connection.respond(error: error, rid: request.rid)
             }
         }
     }

@@ -15,12 +15,10 @@ extension UserSession {
             changeNotification(id, request, from: connection, rule)
         case .readAllNotifications(let rule):
             perform(request, from: connection) { mutation in readAllNotifications(&mutation, rule) }
-        case .registerPushToken(let token, let platform):
+        case .changePushToken(let change):
             perform(request, from: connection) { (mutation) throws(ProtocolError) in
-                try registerPushToken(token, platform: platform, device: connection, &mutation)
+                try changePushToken(change, device: connection, &mutation)
             }
-        case .unregisterPushToken:
-            perform(request, from: connection) { mutation in unregisterPushToken(device: connection, &mutation) }
         case .read(.contacts):
             connection.respond(rid: request.rid, contactList)
         case .read(.devices):

@@ -52,7 +52,7 @@ final class FaultyStore: BrokerStore {
                 switch change {
                 case .updateUser(let user):
                     state.users.contains(user.id) && (user.isNonResponsive || !state.onlyMarkingNonResponsive)
-                case .movePushToken(_, let owner): state.users.contains(owner.userID)
+                case .movePushToken(_, let owner, _): state.users.contains(owner.userID)
                 default: false
                 }
             }
