@@ -74,17 +74,18 @@ extension JSONValue {
         text.withUTF8 { output.write($0) }
     }
 
-    /// Writes a quoted string, escaping `"`, `\` and control characters (as `\u00XX`).
+    /// Writes a quoted string, escaping `"`, `\` and control characters (as `\u00XX`). The runs
+    /// between escapes, usually the whole string, are found eight bytes at a time and copied at once.
     static func writeString<Output: JSONOutput>(_ value: String, into output: inout Output) {
         output.write(Byte.quote)
         var value = value
         value.withUTF8 { utf8 in
             var runStart = 0
-            for index in utf8.indices {
-                let byte = utf8[index]
-                guard byte < 0x20 || byte == Byte.quote || byte == Byte.backslash else { continue }
-                output.write(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                runStart = index + 1
+            while true {
+                let escaped = firstToEscape(in: utf8, from: runStart)
+                output.write(UnsafeBufferPointer(rebasing: utf8[runStart..<escaped]))
+                guard escaped < utf8.count else { break }
+                let byte = utf8[escaped]
                 output.write(Byte.backslash)
                 if byte < 0x20 {
                     output.write("u00")
@@ -93,10 +94,45 @@ extension JSONValue {
                 } else {
                     output.write(byte)
                 }
+                runStart = escaped + 1
             }
-            output.write(UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
         output.write(Byte.quote)
+    }
+
+    /// The index of the first byte at or after `start` that JSON must escape, or `utf8.count`.
+    @inline(__always)
+    private static func firstToEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        var index = start
+        if let base = utf8.baseAddress {
+            let bytes = UnsafeRawPointer(base)
+            while utf8.count - index >= 8,
+                  !mayNeedEscape(bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                index += 8
+            }
+        }
+        // Past the whole words: the word that holds the escape, or the last few bytes.
+        while index < utf8.count, !needsEscape(utf8[index]) { index += 1 }
+        return index
+    }
+
+    @inline(__always)
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == Byte.quote || byte == Byte.backslash
+    }
+
+    /// Whether any of the word's eight bytes is below 0x20, a quote or a backslash. Exact, never
+    /// a false alarm: a byte below `n` leaves its high bit set in `word - n` and clear in `word`
+    /// (for `n` ≤ 0x80), and one equal to `c` is a zero byte of `word ^ c`.
+    @inline(__always)
+    private static func mayNeedEscape(_ word: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highBits: UInt64 = 0x8080_8080_8080_8080
+        func hasByteBelow(_ limit: UInt8, _ word: UInt64) -> Bool {
+            (word &- ones &* UInt64(limit)) & ~word & highBits != 0
+        }
+        return hasByteBelow(0x20, word) || hasByteBelow(1, word ^ (ones &* UInt64(Byte.quote)))
+            || hasByteBelow(1, word ^ (ones &* UInt64(Byte.backslash)))
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)

@@ -26,6 +26,36 @@ struct JSONSerializationTests {
         #expect(Self.text(["k\"ey": "v"]) == #"{"k\"ey":"v"}"#)
     }
 
+    /// The writer looks at eight bytes at a time: every character that must be escaped, and its
+    /// neighbours that must not, at every position of strings around a word's length.
+    @Test func escapesAtEveryPositionOfAWord() {
+        func reference(_ text: String) -> String {
+            var escaped = "\""
+            for scalar in text.unicodeScalars {
+                switch scalar.value {
+                case 0x22: escaped += "\\\""
+                case 0x5C: escaped += "\\\\"
+                case ..<0x20: escaped += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
+                default: escaped.unicodeScalars.append(scalar)
+                }
+            }
+            return escaped + "\""
+        }
+        let probes: [Unicode.Scalar] = ["\u{0}", "\u{1}", "\u{1F}", "\"", "\\", " ", "!", "#", "[", "]", "\u{7F}", "é", "😀"]
+        for length in 0...20 {
+            for position in 0..<max(length, 1) {
+                for probe in probes {
+                    var scalars = Array(repeating: Unicode.Scalar("a"), count: length)
+                    if length > 0 { scalars[position] = probe }
+                    if length > 9 { scalars[(position + 9) % length] = "\"" }
+                    var text = ""
+                    text.unicodeScalars.append(contentsOf: scalars)
+                    #expect(Self.text(.string(text)) == reference(text), "\(length) \(position) \(probe.value)")
+                }
+            }
+        }
+    }
+
     @Test func doublesStayDoubles() throws {
         #expect(Self.text(.double(1)) == "1.0")
         #expect(try JSONValue.parse(JSONValue.double(1).serialized()) == .double(1))
