@@ -82,7 +82,13 @@ public struct Step: Sendable {
 
     /// What `ownerID` sees of `contactID` (§4), derived from the contact's document in this step.
     public func view(of contactID: String, for ownerID: String) -> Contact? {
-        guard let record = record(of: ownerID, with: contactID), let contact = user(contactID) else { return nil }
+        guard let record = record(of: ownerID, with: contactID) else { return nil }
+        return view(of: record)
+    }
+
+    /// What the holder of `record` sees of its contact, if the step holds the contact's account.
+    func view(of record: ContactRecord) -> Contact? {
+        guard let contact = accounts[record.contactID]?.user else { return nil }
         return record.view(showing: ContactMirror(of: contact))
     }
 
@@ -122,11 +128,14 @@ public struct Step: Sendable {
 
     /// Stores one side of a relationship; `contact.updated` to its holder's devices.
     mutating func save(_ record: ContactRecord) {
-        let before = accounts[record.userID]?.contacts.updateValue(record, forKey: record.contactID)
-        remember(record.userID, record.contactID, before)
+        var replaced: ContactRecord?
+        let holder = accounts.index(forKey: record.userID)
+        if let holder { replaced = accounts.values[holder].contacts.updateValue(record, forKey: record.contactID) }
+        remember(record.userID, record.contactID, replaced)
         effects.append(.store(.upsertContact(record)))
-        if let shown = view(of: record.contactID, for: record.userID) {
-            effects.append(.event(userID: record.userID, .contactUpdated(shown)))
+        // The view of the record just saved, not looked up again.
+        if holder != nil, let shown = view(of: record) {
+            effects.append(.event(userID: record.userID, name: EventName.contactUpdated, data: .contact(shown)))
         }
     }
 
