@@ -27,6 +27,21 @@ struct JSONFieldsTests {
         }
     }
 
+    /// A hello's snapshot is written straight to bytes too: the same frame as its tree's.
+    @Test func aSnapshotIsItsTreeFramed() {
+        var random = SplitMix64(seed: 0x5A4F)
+        for count in 0..<40 {
+            let contacts = (0..<count % 4).map { _ in Self.contact(&random) }
+            let notifications = (0..<count % 7).map { _ in Self.notification(&random) }
+            let user = Self.user(&random)
+            let seq = Self.int(&random)
+            let snapshot = Snapshot(seq: seq, user: user, contacts: contacts, notifications: notifications,
+                                    unreadCount: count)
+            #expect(Outbound.snapshot(seq: seq, user: user, contacts: contacts, notifications: notifications,
+                                      unreadCount: count) == FrameEncoder.frame(snapshot.json))
+        }
+    }
+
     @Test func fieldsKeepProtocolOrder() {
         let contact = Contact(id: "u_1", name: "Ann", isResponder: true, isDependent: false, addedAt: 5)
         #expect(contact.json.objectValue?.keys == [
