@@ -11,8 +11,9 @@ public enum StoreChange: Sendable {
     case upsertDevice(DeviceRecord)
     /// Forgets a device, its token with it (`maxStoredDevices`).
     case deleteDevice(DeviceKey)
-    /// A token is one phone's address: it moves to the stored device `to` (with its platform,
-    /// when one is named), and whoever held it before loses it.
+    /// A token is one phone's address: it moves to the device `to` (with its platform, when one
+    /// is named), and whoever held it before loses it. A device not stored yet is stored (never
+    /// seen), so a token is kept even if the hello's record of its device was not.
     case movePushToken(token: String, to: DeviceKey, platform: String?)
     /// The device holds no push token from now; with `ifToken`, only while it still holds that
     /// one (a rejected token: the device may have registered another since).

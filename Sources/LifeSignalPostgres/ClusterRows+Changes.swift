@@ -49,8 +49,10 @@ extension ClusterRows {
                     WHERE push_token = \(token) AND NOT (user_id = \(owner.userID) AND device_id = \(owner.deviceID))
                     """, logger: logger).drain()
                 try await connection.query("""
-                    UPDATE devices SET push_token = \(token), platform = coalesce(\(platform), platform)
-                    WHERE user_id = \(owner.userID) AND device_id = \(owner.deviceID)
+                    INSERT INTO devices (user_id, device_id, platform, push_token)
+                    VALUES (\(owner.userID), \(owner.deviceID), \(platform), \(token))
+                    ON CONFLICT (user_id, device_id) DO UPDATE SET
+                        push_token = excluded.push_token, platform = coalesce(excluded.platform, devices.platform)
                     """, logger: logger).drain()
             case .clearPushToken(let key, let ifToken):
                 try await connection.query("""

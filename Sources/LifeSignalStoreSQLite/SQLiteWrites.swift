@@ -95,8 +95,10 @@ package struct SQLiteWrites {
                 UPDATE devices SET push_token = NULL WHERE push_token = ? AND NOT (user_id = ? AND device_id = ?)
                 """).execute(arguments: [token, owner.userID, owner.deviceID])
             try db.cachedStatement(sql: """
-                UPDATE devices SET push_token = ?, platform = coalesce(?, platform) WHERE user_id = ? AND device_id = ?
-                """).execute(arguments: [token, platform, owner.userID, owner.deviceID])
+                INSERT INTO devices (user_id, device_id, platform, push_token) VALUES (?, ?, ?, ?)
+                ON CONFLICT (user_id, device_id) DO UPDATE SET
+                    push_token = excluded.push_token, platform = coalesce(excluded.platform, platform)
+                """).execute(arguments: [owner.userID, owner.deviceID, platform, token])
         case .clearPushToken(let key, let ifToken):
             try db.cachedStatement(sql: """
                 UPDATE devices SET push_token = NULL

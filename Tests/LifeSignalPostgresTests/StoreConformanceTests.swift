@@ -204,6 +204,11 @@ import Testing
             #expect(try await store.devices(of: "u_B") == [laptop])
             try await store.commit([.deleteDevice(tablet.key)])
             #expect(try await store.devices(of: "u_A") == [tokenless])
+            // A device the store does not have yet is stored with the token, never seen.
+            let watch = DeviceKey(userID: "u_A", deviceID: "watch")
+            try await store.commit([.movePushToken(token: "t4", to: watch, platform: nil)])
+            #expect(try await store.devices(of: "u_A")
+                == [tokenless, DeviceRecord(key: watch, platform: nil, pushToken: "t4", lastSeenAt: nil)])
         }
     }
 
