@@ -13,6 +13,7 @@ public protocol JSONFieldWriter {
     mutating func field(_ key: StaticString, _ value: Bool)
     mutating func field(_ key: StaticString, strings: [String])
     mutating func field<Document: JSONFields>(_ key: StaticString, _ value: Document?)
+    mutating func field<Document: JSONFields>(_ key: StaticString, documents: [Document])
     /// A field of an object built at run time: its key is escaped like any string.
     mutating func field(named key: String, _ value: JSONValue)
 }
@@ -55,6 +56,9 @@ struct JSONTreeWriter: JSONFieldWriter {
     mutating func field(_ key: StaticString, _ value: Bool) { add(key, .bool(value)) }
     mutating func field(_ key: StaticString, strings: [String]) { add(key, .array(strings.map(JSONValue.string))) }
     mutating func field<Document: JSONFields>(_ key: StaticString, _ value: Document?) { add(key, value?.json ?? .null) }
+    mutating func field<Document: JSONFields>(_ key: StaticString, documents: [Document]) {
+        add(key, .array(documents.map(\.json)))
+    }
 
     mutating func field(named key: String, _ value: JSONValue) { pairs.append((key, value)) }
 
@@ -118,5 +122,15 @@ struct JSONByteWriter<Output: JSONOutput>: JSONFieldWriter {
     mutating func field<Document: JSONFields>(_ key: StaticString, _ value: Document?) {
         self.key(key)
         if let value { value.write(to: &output.pointee) } else { null() }
+    }
+
+    mutating func field<Document: JSONFields>(_ key: StaticString, documents: [Document]) {
+        self.key(key)
+        output.pointee.write(Byte.openBracket)
+        for (offset, document) in documents.enumerated() {
+            if offset > 0 { output.pointee.write(Byte.comma) }
+            document.write(to: &output.pointee)
+        }
+        output.pointee.write(Byte.closeBracket)
     }
 }

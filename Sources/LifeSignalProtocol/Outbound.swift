@@ -23,26 +23,14 @@ public enum Outbound {
         FrameEncoder.framed { writeEventBody(seq: seq, name: name, data: data, into: &$0) }
     }
 
-    /// Framed snapshot, byte for byte `Snapshot.json` framed, written without the tree (a hello's
-    /// answer holds up to 100 notifications and every contact).
+    /// Framed snapshot, written without a tree (a hello's answer holds up to 100 notifications
+    /// and every contact).
     public static func snapshot(
         seq: Int64, user: User, contacts: [Contact], notifications: [Notification], unreadCount: Int
     ) -> [UInt8] {
-        FrameEncoder.framed { body in
-            body.write(#"{"op":"#)
-            JSONValue.writeString(Op.snapshot, into: &body)
-            body.write(#","seq":"#)
-            JSONValue.writeInt(seq, into: &body)
-            body.write(#","user":"#)
-            user.write(to: &body)
-            body.write(#","contacts":"#)
-            writeArray(contacts, into: &body)
-            body.write(#","notifications":"#)
-            writeArray(notifications, into: &body)
-            body.write(#","unreadCount":"#)
-            JSONValue.writeInt(Int64(unreadCount), into: &body)
-            body.write(Byte.closeBrace)
-        }
+        let snapshot = Snapshot(
+            seq: seq, user: user, contacts: contacts, notifications: notifications, unreadCount: unreadCount)
+        return FrameEncoder.framed { snapshot.write(to: &$0) }
     }
 
     // MARK: - Appending to an output buffer
@@ -74,16 +62,6 @@ public enum Outbound {
         body.write(#","message":"#)
         JSONValue.writeString(error.message, into: &body)
         body.write(Byte.closeBrace)
-    }
-
-    private static func writeArray<Document: JSONFields, Output: JSONOutput>(_ documents: [Document],
-                                                                           into body: inout Output) {
-        body.write(Byte.openBracket)
-        for (offset, document) in documents.enumerated() {
-            if offset > 0 { body.write(Byte.comma) }
-            document.write(to: &body)
-        }
-        body.write(Byte.closeBracket)
     }
 
     private static func writeEventBody<Output: JSONOutput>(seq: Int64, name: String, data: EventData,

@@ -1,6 +1,6 @@
 /// The full state a device receives when it cannot resume from events (PROTOCOL.md §3):
 /// `{"op":"snapshot","seq":…,"user":…,"contacts":[…],"notifications":[…],"unreadCount":…}`.
-public struct Snapshot: Sendable, Equatable {
+public struct Snapshot: Sendable, Equatable, JSONFields {
     /// The user's last event seq; live events continue from `seq + 1`.
     public var seq: Int64
     public var user: User
@@ -16,16 +16,14 @@ public struct Snapshot: Sendable, Equatable {
         self.unreadCount = unreadCount
     }
 
-    /// The whole frame body, `op` included.
-    public var json: JSONValue {
-        .object(JSONObject(uniquePairs: [
-            ("op", .string(Op.snapshot)),
-            ("seq", .int(seq)),
-            ("user", user.json),
-            ("contacts", .array(contacts.map(\.json))),
-            ("notifications", .array(notifications.map(\.json))),
-            ("unreadCount", .int(Int64(unreadCount))),
-        ]))
+    /// The whole frame body, `op` included: its tree (`json`) and its bytes (`Outbound.snapshot`).
+    public func writeFields<Writer: JSONFieldWriter>(to writer: inout Writer) {
+        writer.field("op", Op.snapshot)
+        writer.field("seq", seq)
+        writer.field("user", user)
+        writer.field("contacts", documents: contacts)
+        writer.field("notifications", documents: notifications)
+        writer.field("unreadCount", Int64(unreadCount))
     }
 
     /// Reads a snapshot body; `op` is not checked.
