@@ -81,17 +81,20 @@ extension ProfileUpdate {
 
 /// The field names of requests (§3, §5), of replies (§5) and of events' data (§6), each spelled
 /// once for reading and writing them (`EventData` writes its document keys as static strings).
+/// The ones `Event.data` names are usable from inlined code: the rules build every event's data
+/// through it.
+@usableFromInline
 enum FieldName {
     static let qrCode = "qrCode"
     static let token = "token"
     static let platform = "platform"
     static let isResponder = "isResponder"
     static let isDependent = "isDependent"
-    static let contactID = "contactId"
+    @usableFromInline static let contactID = "contactId"
     static let message = "message"
     static let limit = "limit"
     static let before = "before"
-    static let id = "id"
+    @usableFromInline static let id = "id"
     static let name = "name"
     static let phone = "phone"
     static let checkInIntervalSec = "checkInIntervalSec"
@@ -104,7 +107,7 @@ enum FieldName {
     static let resume = "resume"
     static let contact = "contact"
     static let notification = "notification"
-    static let count = "count"
+    @usableFromInline static let count = "count"
     static let contacts = "contacts"
     static let devices = "devices"
     static let notifications = "notifications"

@@ -11,6 +11,8 @@ public enum Event: Sendable, Equatable {
     /// One this version does not know: the protocol may add events, and the seq still counts it.
     case unknown(name: String)
 
+    /// Inlinable, as `data`: every event a rule makes goes through both, from another module.
+    @inlinable
     public var name: String {
         switch self {
         case .userUpdated: EventName.userUpdated
@@ -25,6 +27,7 @@ public enum Event: Sendable, Equatable {
     }
 
     /// What the broker writes as the event's `data`.
+    @inlinable
     public var data: EventData {
         switch self {
         case .userUpdated(let user): .user(user)

@@ -135,7 +135,7 @@ public struct Step: Sendable {
         effects.append(.store(.upsertContact(record)))
         // The view of the record just saved, not looked up again.
         if holder != nil, let shown = view(of: record) {
-            effects.append(.event(userID: record.userID, name: EventName.contactUpdated, data: .contact(shown)))
+            effects.append(.event(userID: record.userID, .contactUpdated(shown)))
         }
     }
 
