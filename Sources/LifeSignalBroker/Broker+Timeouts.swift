@@ -35,9 +35,9 @@ extension Broker {
             switch connection.state.sweepVerdict(judgedAtMs: judgedAt, helloTimeoutMs: helloTimeout,
                                                   silenceLimitMs: silenceLimit) {
             case .failHelloTimeout:
-                connection.fail(ProtocolError(.unauthenticated, "no hello within \(helloTimeout) ms"), rid: nil)
+                connection.cut(.helloTimeout, ProtocolError(.unauthenticated, "no hello within \(helloTimeout) ms"))
             case .closeSilent:
-                connection.close()
+                connection.cut(.heartbeat, nil, ["lifesignal.silent_ms": "\(judgedAt &- connection.state.lastHeardMs)"])
             case .heard:
                 connection.tcp.startBusyPeriod()
             case .keep:

@@ -1,10 +1,10 @@
 /// Delays between reconnect attempts (see `ReconnectPolicy`). A value type so it is testable with a
 /// seeded generator.
-struct Backoff: Sendable {
-    let policy: ReconnectPolicy
-    private(set) var attempt = 0
+package struct Backoff: Sendable {
+    package let policy: ReconnectPolicy
+    package private(set) var attempt = 0
 
-    init(policy: ReconnectPolicy) {
+    package init(policy: ReconnectPolicy) {
         self.policy = policy
     }
 
@@ -22,13 +22,13 @@ struct Backoff: Sendable {
         return UInt64.random(in: 0...ceiling, using: &generator)
     }
 
-    mutating func nextDelayMs() -> UInt64 {
+    package mutating func nextDelayMs() -> UInt64 {
         var generator = SystemRandomNumberGenerator()
         return nextDelayMs(using: &generator)
     }
 
     /// After a successful hello and catch-up.
-    mutating func reset() {
+    package mutating func reset() {
         attempt = 0
     }
 }

@@ -38,6 +38,7 @@ package final class FailoverScenario: LoadScenario {
     }
 
     package var name: String { "failover" }
+    package var keepsConnections: Bool { false }
 
     package var parameters: [LoadReport.Parameter] {
         [LoadReport.Parameter(key: "updates", label: "profile.update per partner of a moved device", value: updates),

@@ -45,6 +45,7 @@ package final class HostileScenario: LoadScenario {
     }
 
     package var name: String { "hostile" }
+    package var keepsConnections: Bool { false }
 
     package var parameters: [LoadReport.Parameter] {
         [LoadReport.Parameter(key: "victims", label: "victims (check in, open loop)", value: victims),

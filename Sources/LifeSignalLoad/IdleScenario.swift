@@ -19,6 +19,7 @@ package final class IdleScenario: LoadScenario {
     }
 
     package var name: String { "idle" }
+    package var sendsOwnKeepalives: Bool { true }
 
     package var parameters: [LoadReport.Parameter] {
         [LoadReport.Parameter(key: "keepaliveIntervalMs", label: "keepalive interval per device (ms)",

@@ -12,6 +12,7 @@ package final class KeepaliveScenario: LoadScenario {
     }
 
     package var name: String { "keepalive" }
+    package var sendsOwnKeepalives: Bool { true }
 
     package var parameters: [LoadReport.Parameter] {
         [LoadReport.Parameter(key: "inFlight", label: "in flight per device", value: inFlight)]

@@ -32,6 +32,9 @@ package final class LoadDevice: TCPConnectionDelegate {
     package var lastSeq: Int64? { position?.lastSeq }
     /// `heartbeatMs` announced by the last hello's ok.
     private(set) var heartbeatMs: Int64?
+    /// When output was last written (the loop's clock): the broker closes a connection that
+    /// sends nothing for twice the heartbeat.
+    private var lastSentMs: UInt64 = 0
     /// When the last `connect()` began and when its hello's ok was read (0 before that).
     private(set) var connectStartNs: UInt64 = 0
     private(set) var helloOkNs: UInt64 = 0
@@ -162,8 +165,16 @@ package final class LoadDevice: TCPConnectionDelegate {
         }
     }
 
+    /// Sends a `keepalive` the run does not count when nothing was sent for half the heartbeat
+    /// (what the client library does), so that a device that only receives stays connected.
+    package func keepAliveIfIdle(nowMs: UInt64) {
+        guard state == .ready, let heartbeatMs, nowMs &- lastSentMs >= UInt64(heartbeatMs / 2) else { return }
+        send(Op.keepalive, kind: LoadRequestKind.connectionKeepalive, wantsFields: false)
+    }
+
     private func flushOutput() {
         guard !output.isEmpty else { return }
+        lastSentMs = loop.cachedNowMs
         connection?.write(output)
         output.removeAll(keepingCapacity: true)
     }

@@ -7,6 +7,9 @@ package enum LoadRequestKind {
     package static let keepalive: UInt8 = 3
     /// Set-up links between devices (`ContactPairing`).
     package static let contactsAdd: UInt8 = 4
+    /// The run's own keepalive for a device that sent nothing for half the heartbeat
+    /// (`ConnectionKeeper`): not a scenario's request, so neither counted nor shown to it.
+    package static let connectionKeepalive: UInt8 = 5
     /// Scenario-specific requests (pings, check-ins…) use this and above.
     package static let firstScenarioKind: UInt8 = 16
 }

@@ -22,6 +22,8 @@ package final class LoadRun: LoadDeviceDelegate {
     private(set) var devices: [LoadDevice] = []
     private(set) var phase = Phase.settingUp
     private(set) var stats = LoadStats()
+    private let keeper: ConnectionKeeper
+    private var silence = SilenceWatch()
 
     // Set-up.
     private var nextToSetUp = 0
@@ -66,6 +68,7 @@ package final class LoadRun: LoadDeviceDelegate {
         self.scenario = scenario
         self.warn = warn
         self.loop = try EventLoop()
+        keeper = ConnectionKeeper(loop: loop)
     }
 
     /// While this is true a scenario keeps sending; after the measured window it stops.
@@ -237,8 +240,9 @@ package final class LoadRun: LoadDeviceDelegate {
                 sent: stats.sent, delivered: stats.delivered, outstandingAtEnd: outstandingAtEnd?() ?? 0)
         }
         report?.latencyLabel = scenario.latencyLabel
-        report?.figures = scenario.results(in: self)
-        report?.verificationFailure = scenario.verificationFailure(in: self)
+        report?.figures = connectionFigures + scenario.results(in: self)
+        let failures = [connectionFailure, scenario.verificationFailure(in: self)].compactMap { $0 }
+        report?.verificationFailure = failures.isEmpty ? nil : failures.joined(separator: "; ")
         leave()
     }
 
@@ -257,6 +261,7 @@ package final class LoadRun: LoadDeviceDelegate {
     private func finish() {
         guard !finished else { return }
         finished = true
+        keeper.close()
         phaseTimer?.close()
         progressTimer?.close()
         interruptWatcher?.close()
@@ -281,6 +286,34 @@ package final class LoadRun: LoadDeviceDelegate {
             stopMeasuring()
         case .stopping: finish()
         }
+    }
+
+    // MARK: - Connections kept
+
+    /// The keeper's counts, in the report of a run that keeps its devices connected.
+    private var connectionFigures: [LoadReport.Figure] {
+        guard scenario.keepsConnections else { return [] }
+        return [
+            .count("resumed", "cut devices that reconnected and resumed", keeper.resumes),
+            .count("reconnectAttemptsFailed", "reconnect attempts that failed", keeper.failedAttempts),
+            .seconds("longestSilenceSec", "longest time devices waited and heard nothing", silence.longestSeconds),
+        ]
+    }
+
+    /// Why a run that keeps its devices connected fails: the broker cut devices, a resume's
+    /// catch-up broke the seq order, or the broker answered nothing for seconds.
+    private var connectionFailure: String? {
+        guard scenario.keepsConnections else { return nil }
+        var failures: [String] = []
+        if stats.disconnects > 0 {
+            failures.append("the broker cut \(NumberFormat.grouped(stats.disconnects)) connections "
+                + "(\(NumberFormat.grouped(keeper.resumes)) resumed, \(keeper.awaitingResume) still cut at the end)")
+        }
+        if keeper.resumeGaps > 0 {
+            failures.append("resumed catch-ups skipped or repeated \(keeper.resumeGaps) events")
+        }
+        if let failure = silence.failure { failures.append(failure) }
+        return failures.isEmpty ? nil : failures.joined(separator: "; ")
     }
 
     // MARK: - Progress
@@ -312,6 +345,11 @@ package final class LoadRun: LoadDeviceDelegate {
             text += ", errors \(NumberFormat.grouped(stats.errorCount))"
             text += ", disconnects \(NumberFormat.grouped(stats.disconnects))"
             progress.show(text)
+            if phase == .measuring && scenario.keepsConnections {
+                silence.observe(heard: stats.responses + stats.delivered + stats.errorCount,
+                                waiting: keeper.awaitingResume > 0 || devices.contains { $0.inFlight > 0 },
+                                nowNs: now, windowStartNs: measureStartNs)
+            }
             lastTickResponses = stats.responses
             lastTickDelivered = stats.delivered
         }
@@ -321,7 +359,10 @@ package final class LoadRun: LoadDeviceDelegate {
     // MARK: - LoadDeviceDelegate
 
     package func deviceIsReady(_ device: LoadDevice) {
+        keeper.start(heartbeatMs: device.heartbeatMs ?? 0, devices: { [unowned self] in devices },
+                     keepsAlive: { [unowned self] _ in phase == .settingUp || phase == .preparing || !scenario.sendsOwnKeepalives })
         guard phase == .settingUp else {
+            keeper.resumed(device)
             if isSending || phase == .preparing { scenario.deviceDidReconnect(device, in: self) }
             return
         }
@@ -336,6 +377,8 @@ package final class LoadRun: LoadDeviceDelegate {
     package func device(_ device: LoadDevice, setupFailed reason: String) {
         if phase == .settingUp {
             fail("set-up failed for device \(device.deviceID): \(reason)")
+        } else if keeper.isReconnecting(device) {
+            keeper.attemptFailed(device, reconnect: reconnectIfSending)
         } else {
             // A reconnect that failed mid-run (scenarios that reconnect): lost, not fatal.
             self.device(device, didDisconnect: reason)
@@ -343,6 +386,7 @@ package final class LoadRun: LoadDeviceDelegate {
     }
 
     package func device(_ device: LoadDevice, didReceive response: LoadResponse) {
+        if response.kind == LoadRequestKind.connectionKeepalive { return }
         if phase == .preparing { return scenario.device(device, didReceive: response, in: self) }
         guard isSending else { return }
         stats.record(response, latency: scenario.measuresResponseLatency)
@@ -363,9 +407,16 @@ package final class LoadRun: LoadDeviceDelegate {
         stats.recordDisconnect()
         if stats.disconnects <= 3 {
             progress.finish()
-            warn("\(device.deviceID) disconnected: \(error ?? "closed")")
+            warn("\(device.deviceID) disconnected: \(error ?? "closed")"
+                + (scenario.keepsConnections ? "; it reconnects and resumes" : ""))
         }
+        if scenario.keepsConnections { keeper.cut(device, reconnect: reconnectIfSending) }
         scenario.device(device, didDisconnect: error, in: self)
+    }
+
+    /// A device the keeper reconnects: only while the scenario still sends.
+    private func reconnectIfSending(_ device: LoadDevice) {
+        if isSending { reconnect(device) }
     }
 
     package func deviceDidClose(_ device: LoadDevice) {

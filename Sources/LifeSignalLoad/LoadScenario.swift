@@ -13,6 +13,14 @@ package protocol LoadScenario: AnyObject {
     /// False: the window starts as soon as the scenario starts, whatever `--warmup` says
     /// (scenarios that do one thing once, like storm).
     var hasWarmup: Bool { get }
+    /// True (the default): the run keeps every device connected (`ConnectionKeeper`: a device the
+    /// broker cuts reconnects and resumes), and a cut or a silence of the broker fails the run.
+    /// False: the scenario cuts and reconnects devices itself (storm, failover) or expects them to
+    /// be cut (hostile).
+    var keepsConnections: Bool { get }
+    /// True: the devices send keepalives of their own (idle, keepalive), which the run's would
+    /// skew; the run sends its own only before the scenario starts.
+    var sendsOwnKeepalives: Bool { get }
     /// Every device is ready; the clock has not started. Set up what the scenario needs through
     /// the protocol (contacts…), then call `run.preparationFinished()` (or `preparationFailed`).
     /// Responses and events meanwhile reach the scenario and are not counted.
@@ -40,6 +48,8 @@ package extension LoadScenario {
     var measuresResponseLatency: Bool { true }
     var latencyLabel: String? { nil }
     var hasWarmup: Bool { true }
+    var keepsConnections: Bool { true }
+    var sendsOwnKeepalives: Bool { false }
     func prepare(in run: LoadRun) { run.preparationFinished() }
     func device(_ device: LoadDevice, didReceiveEvent name: String, seq: Int64, receivedNs: UInt64, in run: LoadRun) {}
     func deviceDidReconnect(_ device: LoadDevice, in run: LoadRun) {}

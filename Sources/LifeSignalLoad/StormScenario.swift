@@ -38,6 +38,7 @@ package final class StormScenario: LoadScenario {
     }
 
     package var name: String { "storm" }
+    package var keepsConnections: Bool { false }
 
     package var parameters: [LoadReport.Parameter] {
         [LoadReport.Parameter(key: "updates", label: "profile.update per user while offline", value: updates),

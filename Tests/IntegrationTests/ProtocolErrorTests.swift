@@ -1,6 +1,9 @@
 import Foundation
+import LifeSignalBroker
 import LifeSignalProtocol
 import Testing
+
+@testable import lsbroker
 
 /// PROTOCOL.md §1, §3 and §9 with bytes on a socket: each error gets its code, and the
 /// connection stays open or closes as the table says.
@@ -222,15 +225,30 @@ struct SessionLimitTests {
     }
 
     @Test func aConnectionThatNeverSaysHelloIsClosed() throws {
-        let broker = try BrokerProcess(arguments: ["--hello-timeout-ms", "300"])
+        let broker = try BrokerProcess(arguments: ["--hello-timeout-ms", "300", "--metrics-port", "0"])
         let silent = try RawConnection(port: broker.port)
         #expect(silent.waitForClose(timeout: .seconds(10)))
+        try expectCut("hello_timeout", logged: "closing connection without hello", by: broker)
     }
 
     @Test func aSilentDeviceIsClosedAfterTwoHeartbeats() throws {
-        let broker = try BrokerProcess(arguments: ["--heartbeat-ms", "200"])
-        let (connection, _) = try RawConnection.authenticated(port: broker.port)
+        let broker = try BrokerProcess(arguments: ["--heartbeat-ms", "200", "--metrics-port", "0"])
+        let (connection, credential) = try RawConnection.authenticated(port: broker.port)
         #expect(connection.waitForClose(timeout: .seconds(10)))
+        let line = try expectCut("heartbeat", logged: "closing silent connection", by: broker)
+        #expect(line?.contains("lifesignal.user=\(credential.userID)") == true, "\(String(describing: line))")
+    }
+
+    /// A connection the broker ends on its own is counted by reason and logged at info (issue 26).
+    @discardableResult
+    private func expectCut(_ reason: String, logged message: String, by broker: BrokerProcess,
+                           sourceLocation: SourceLocation = #_sourceLocation) throws -> String? {
+        let metrics = try PrometheusSamples(parsing: broker.operations("/metrics").body)
+        #expect(metrics.total(MetricName.connectionsCut, ["reason": reason]) == 1, sourceLocation: sourceLocation)
+        let line = broker.output?.lines.first { $0.hasSuffix(message) }
+        #expect(line?.contains(" info ") == true, "\(broker.loggedText)", sourceLocation: sourceLocation)
+        #expect(line?.contains("lifesignal.reason=\(reason)") == true, sourceLocation: sourceLocation)
+        return line
     }
 
     @Test func keepalivesKeepADeviceConnected() throws {

@@ -48,7 +48,7 @@ extension ClusterNode {
         if let (userID, deviceID, holder) = ClusterHints.parseReplaced(payload) {
             // The device said hello to another broker: if this one held it, its connection is the old one.
             guard holder == brokerID, let connection = feeds[userID]?.connections[deviceID] else { return }
-            connection.fail(ProtocolError(.replaced, "device '\(deviceID)' connected again"), rid: nil)
+            connection.cut(.replaced, ProtocolError(.replaced, "device '\(deviceID)' connected again"))
             return
         }
         for (userID, seq) in ClusterHints.parse(payload) { feeds[userID]?.want(seq) }

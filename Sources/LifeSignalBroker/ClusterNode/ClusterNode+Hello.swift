@@ -76,7 +76,7 @@ extension ClusterNode {
             return
         }
         if let previous = feed.connections[hello.deviceID] {
-            previous.fail(ProtocolError(.replaced, "device '\(hello.deviceID)' connected again"), rid: nil)
+            previous.cut(.replaced, ProtocolError(.replaced, "device '\(hello.deviceID)' connected again"))
         }
         feed.connections[hello.deviceID] = connection
         // Everything up to the head reaches this device through the catch-up; later events live.

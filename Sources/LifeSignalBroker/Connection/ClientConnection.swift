@@ -264,18 +264,26 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     }
 
     private func cutIfTooFarBehind() {
-        if tcp.bufferedBytes > maxOutboundBytes {
-            // A reader this far behind is cut; it catches up later with `resume` (§9).
-            broker.counters.slowReaderCuts.increment()
-            var metadata: Logger.Metadata = ["lifesignal.conn": "\(id)", "lifesignal.buffered": "\(tcp.bufferedBytes)"]
-            if let attachment {
-                metadata["lifesignal.user"] = "\(attachment.router.userID)"
-                metadata["lifesignal.device"] = "\(attachment.deviceID)"
-            }
-            broker.logger.info("closing slow reader", metadata: metadata)
-            state.closing()
-            tcp.close()
+        // A reader this far behind is cut; it catches up later with `resume` (§9).
+        if tcp.bufferedBytes > maxOutboundBytes { cut(.slowReader, nil, ["lifesignal.buffered": "\(tcp.bufferedBytes)"]) }
+    }
+
+    /// Ends the connection on the broker's own account, counted and logged by `reason`; `error`,
+    /// when given, is sent first (§9), else it closes at once.
+    func cut(_ reason: ConnectionCut, _ error: ProtocolError? = nil, _ details: Logger.Metadata = [:]) {
+        guard !tcp.isClosed else { return }
+        broker.logCut(reason, identity.merging(details) { $1 })
+        if let error { fail(error, rid: nil) } else { close() }
+    }
+
+    /// Which connection, user and device, for the log.
+    private var identity: Logger.Metadata {
+        var metadata: Logger.Metadata = ["lifesignal.conn": "\(id)"]
+        if let attachment {
+            metadata["lifesignal.user"] = "\(attachment.router.userID)"
+            metadata["lifesignal.device"] = "\(attachment.deviceID)"
         }
+        return metadata
     }
 
     func close() {

@@ -10,6 +10,14 @@ extension Broker {
         logRateLimited(.warning, key: kind.metricLabel, message, metadata())
     }
 
+    /// Counts a connection the broker ends on its own, and logs it at info level at most once per
+    /// `LogThrottle.intervalMs` for each reason.
+    func logCut(_ reason: ConnectionCut, _ metadata: @autoclosure () -> Logger.Metadata) {
+        counters.cut(reason)
+        logRateLimited(.info, key: "cut." + reason.metricLabel, "\(reason.logMessage)",
+                       metadata().merging(["lifesignal.reason": "\(reason.metricLabel)"]) { current, _ in current })
+    }
+
     /// A store failure, logged at error level at most once per `LogThrottle.intervalMs` for each
     /// message: a full disk fails every write of every device that retries.
     func logStoreFailure(_ message: Logger.Message, _ metadata: @autoclosure () -> Logger.Metadata) {

@@ -28,7 +28,8 @@ public enum MetricName {
     public static let connectionsAccepted = "lifesignal_connections_accepted_total"
     /// Refusals by reason: connection limits, rate limits, a full store backlog (LogThrottle.Kind).
     public static let refusals = "lifesignal_refusals_total"
-    public static let slowReaderCuts = "lifesignal_slow_reader_cuts_total"
+    /// Connections the broker ended on its own, by reason (ConnectionCut).
+    public static let connectionsCut = "lifesignal_connections_cut_total"
     public static let deadlinesFired = "lifesignal_deadlines_fired_total"
 
     // Pushes (the LifeSignalPush module).
@@ -57,7 +58,7 @@ extension MetricName {
     public static let all: [String] = [
         requests, requestDuration, connections, usersLoaded, devicesOnline, storeBacklog, deadlinesPending,
         storeRetriesPending, eventsWritten, notificationsWritten, commitBatchSize, commitDuration, commitFailures,
-        connectionsAccepted, refusals, slowReaderCuts, deadlinesFired, pushes, pushBacklog, pushSendDuration,
+        connectionsAccepted, refusals, connectionsCut, deadlinesFired, pushes, pushBacklog, pushSendDuration,
         postgresLeasesInUse, postgresPoolSize, postgresLeaseWait, postgresLeaseTimeouts, postgresWorkTimeouts,
         postgresPoolRenewals, postgresClosedConnectionsLent, notifiesReceived,
     ]

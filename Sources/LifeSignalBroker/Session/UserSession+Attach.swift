@@ -28,8 +28,8 @@ extension UserSession {
         } catch {
             return connection.fail(error, rid: hello.rid)
         }
-        online[hello.deviceID]?.connection.fail(
-            ProtocolError(.replaced, "device '\(hello.deviceID)' connected again"), rid: nil)
+        online[hello.deviceID]?.connection.cut(
+            .replaced, ProtocolError(.replaced, "device '\(hello.deviceID)' connected again"))
         forget(attachment.forgotten)
         let record = attachment.record
         devices[hello.deviceID] = record

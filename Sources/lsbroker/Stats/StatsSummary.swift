@@ -37,8 +37,8 @@ struct StatsSummary {
         lines.append("pushes         " + listed(MetricName.pushes, by: "result") + " · backlog \(count(MetricName.pushBacklog))")
         lines.append("deadlines      pending \(count(MetricName.deadlinesPending)) · fired \(count(MetricName.deadlinesFired))"
                      + " · store retries pending \(count(MetricName.storeRetriesPending))")
-        lines.append("refusals       " + listed(MetricName.refusals, by: "reason")
-                     + " · slow readers cut \(count(MetricName.slowReaderCuts))")
+        lines.append("refusals       " + listed(MetricName.refusals, by: "reason"))
+        lines.append("cut            " + listed(MetricName.connectionsCut, by: "reason"))
         if !samples.matching(MetricName.postgresPoolSize).isEmpty {
             lines.append("postgresql     leases \(count(MetricName.postgresLeasesInUse)) of \(count(MetricName.postgresPoolSize))"
                          + latency(MetricName.postgresLeaseWait) + " · timeouts \(count(MetricName.postgresLeaseTimeouts))"

@@ -73,24 +73,30 @@ struct LSClient {
         return Outcome(status: process.terminationStatus, stdout: stdout.text, stderr: stderr.text)
     }
 
-    /// Starts a long-running command (`watch`) whose output the test reads as it comes.
-    func start(_ arguments: [String]) throws -> RunningClient {
+    /// Starts a long-running command (`watch`) whose output the test reads as it comes; its
+    /// standard error too with `readingErrors` (`load`'s progress lines).
+    func start(_ arguments: [String], readingErrors: Bool = false) throws -> RunningClient {
         let process = makeProcess(arguments)
         let out = Pipe()
+        let err = readingErrors ? Pipe() : nil
         process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
+        process.standardError = err ?? FileHandle.nullDevice
         try process.run()
-        return RunningClient(process: process, output: OutputCollector(out.fileHandleForReading))
+        return RunningClient(process: process, output: OutputCollector(out.fileHandleForReading),
+                             errors: err.map { OutputCollector($0.fileHandleForReading) })
     }
 }
 
 final class RunningClient {
     let process: Process
     let output: OutputCollector
+    /// Standard error, when the test asked to read it.
+    let errors: OutputCollector?
 
-    init(process: Process, output: OutputCollector) {
+    init(process: Process, output: OutputCollector, errors: OutputCollector? = nil) {
         self.process = process
         self.output = output
+        self.errors = errors
     }
 
     var objects: [JSONObject] { output.lines.compactMap(JSONLine.parse) }
@@ -110,6 +116,7 @@ final class RunningClient {
         }
         process.waitUntilExit()
         output.waitUntilFinished()
+        errors?.waitUntilFinished()
         return process.terminationStatus
     }
 
@@ -121,6 +128,7 @@ final class RunningClient {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
         output.waitUntilFinished()
+        errors?.waitUntilFinished()
     }
 
     deinit { stop() }
