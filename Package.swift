@@ -271,6 +271,8 @@ let package = Package(
                 // The fake FCM and token endpoint of FCMPushTests.
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                // Reading the histogram a load run file keeps (LoadRunFileTests).
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ],
             swiftSettings: strictSwift6
         ),

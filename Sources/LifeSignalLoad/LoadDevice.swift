@@ -35,6 +35,8 @@ package final class LoadDevice: TCPConnectionDelegate {
     /// When output was last written (the loop's clock): the broker closes a connection that
     /// sends nothing for twice the heartbeat.
     private var lastSentMs: UInt64 = 0
+    /// Requests a scenario sent (not the set-up's, nor the run's own keepalives): the series' `sent`.
+    package private(set) var requestsSent: UInt64 = 0
     /// When the last `connect()` began and when its hello's ok was read (0 before that).
     private(set) var connectStartNs: UInt64 = 0
     private(set) var helloOkNs: UInt64 = 0
@@ -157,6 +159,7 @@ package final class LoadDevice: TCPConnectionDelegate {
         _ op: String, kind: UInt8, _ fields: JSONObject = [:], startNs: UInt64? = nil, wantsFields: Bool = true
     ) {
         let start = startNs ?? (insideRead ? currentReadNs : MonotonicClock.nowNs())
+        if LoadRequestKind.isScenarios(kind) { requestsSent += 1 }
         let sent = Sent(kind: kind, startNs: start, wantsFields: wantsFields)
         do {
             try session.request(op, fields, waiter: sent, at: loop.cachedNowMs, into: &output)

@@ -68,6 +68,29 @@ package struct LoadReport {
     /// Why the scenario's own checks failed (`LoadScenario.verificationFailure`): lsclient prints
     /// the report, then this, and exits 1.
     package var verificationFailure: String? = nil
+    /// The window second by second (`--out`).
+    package var series: [LoadSecond] = []
+    /// Every latency of the window (`--out`: the run file and its `.hgrm`).
+    package var histogramUs: Histogram<UInt64>? = nil
+
+    /// When most requests were refused by a limit of the broker rather than answered: which, and
+    /// how to raise it (a run of the defaults measures the rate limiter, not the broker).
+    package var refusalHint: String? {
+        let limits: [(code: String, advice: String)] = [
+            ("rate_limited", "each connection may send --request-rate requests per second (200 by default); "
+                + "start the broker with --request-rate 0 to measure it unthrottled"),
+            ("overloaded", "the broker's store backlog was full (--max-pending-writes); the store is the bottleneck "
+                + "at this load"),
+        ]
+        for limit in limits {
+            let refused = errors[limit.code] ?? 0
+            if refused > responses {
+                return "most requests were refused \(limit.code) (\(NumberFormat.grouped(refused)) against "
+                    + "\(NumberFormat.grouped(responses)) answered): \(limit.advice)"
+            }
+        }
+        return nil
+    }
 
     /// By code, so output is stable from run to run.
     private var sortedErrors: [(key: String, value: UInt64)] { errors.sorted { $0.key < $1.key } }

@@ -12,4 +12,7 @@ package enum LoadRequestKind {
     package static let connectionKeepalive: UInt8 = 5
     /// Scenario-specific requests (pings, check-ins…) use this and above.
     package static let firstScenarioKind: UInt8 = 16
+
+    /// A request the scenario sends (its keepalives included), not one of the set-up's or the run's own.
+    package static func isScenarios(_ kind: UInt8) -> Bool { kind == keepalive || kind >= firstScenarioKind }
 }

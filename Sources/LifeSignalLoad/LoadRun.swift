@@ -24,6 +24,7 @@ package final class LoadRun: LoadDeviceDelegate {
     private(set) var stats = LoadStats()
     private let keeper: ConnectionKeeper
     private var silence = SilenceWatch()
+    private var series = LoadSeries()
 
     // Set-up.
     private var nextToSetUp = 0
@@ -198,6 +199,7 @@ package final class LoadRun: LoadDeviceDelegate {
         brokerResidentAtWindowStartKiB = settings.brokerPID.flatMap(ProcessUsage.residentKiB(pid:))
         brokerAnonymousAtWindowStartKiB = settings.brokerPID.flatMap(ProcessUsage.anonymousKiB(pid:))
         measureStartNs = MonotonicClock.nowNs()
+        series.start(sent: requestsSent, stats: stats)
         lastTickNs = measureStartNs
         lastTickResponses = 0
         lastTickDelivered = 0
@@ -222,6 +224,7 @@ package final class LoadRun: LoadDeviceDelegate {
             }
             broker = LoadReport.Broker(pid: pid, cpu: cpu, residentKiB: resident, storageWrittenBytes: written)
         }
+        series.tick(endSeconds: Double(endNs - measureStartNs) / 1e9, sent: requestsSent, stats: &stats)
         phase = .stopping
         progressTimer?.close()
         progress.show("done: \(NumberFormat.grouped(stats.responses)) responses in "
@@ -240,6 +243,8 @@ package final class LoadRun: LoadDeviceDelegate {
                 sent: stats.sent, delivered: stats.delivered, outstandingAtEnd: outstandingAtEnd?() ?? 0)
         }
         report?.latencyLabel = scenario.latencyLabel
+        report?.series = series.seconds
+        report?.histogramUs = stats.latencyUs
         report?.figures = connectionFigures + scenario.results(in: self)
         let failures = [connectionFailure, scenario.verificationFailure(in: self)].compactMap { $0 }
         report?.verificationFailure = failures.isEmpty ? nil : failures.joined(separator: "; ")
@@ -287,6 +292,9 @@ package final class LoadRun: LoadDeviceDelegate {
         case .stopping: finish()
         }
     }
+
+    /// Requests the scenario's devices have sent so far.
+    private var requestsSent: UInt64 { devices.reduce(0) { $0 + $1.requestsSent } }
 
     // MARK: - Connections kept
 
@@ -345,6 +353,9 @@ package final class LoadRun: LoadDeviceDelegate {
             text += ", errors \(NumberFormat.grouped(stats.errorCount))"
             text += ", disconnects \(NumberFormat.grouped(stats.disconnects))"
             progress.show(text)
+            if phase == .measuring {
+                series.tick(endSeconds: Double(now - measureStartNs) / 1e9, sent: requestsSent, stats: &stats)
+            }
             if phase == .measuring && scenario.keepsConnections {
                 silence.observe(heard: stats.responses + stats.delivered + stats.errorCount,
                                 waiting: keeper.awaitingResume > 0 || devices.contains { $0.inFlight > 0 },

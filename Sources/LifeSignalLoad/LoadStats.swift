@@ -5,6 +5,8 @@ import Histogram
 package struct LoadStats {
     /// Round trips of `ok` responses, µs, from 1 µs to 60 s (longer ones are clamped).
     private(set) var latencyUs = Self.emptyHistogram()
+    /// The same since the last `takeInterval()`: a second of the run's series.
+    private var intervalUs = Self.emptyHistogram()
     private(set) var responses: UInt64 = 0
     private(set) var errors: [String: UInt64] = [:]
     private(set) var disconnects: UInt64 = 0
@@ -48,7 +50,15 @@ package struct LoadStats {
     }
 
     package mutating func recordLatency(ns: UInt64) {
-        latencyUs.record(Swift.min(ns / 1_000, Self.highestTrackableUs))
+        let us = Swift.min(ns / 1_000, Self.highestTrackableUs)
+        latencyUs.record(us)
+        intervalUs.record(us)
+    }
+
+    /// The latencies recorded since the last call, and a fresh histogram for the next interval.
+    package mutating func takeInterval() -> Histogram<UInt64> {
+        defer { intervalUs.reset() }
+        return intervalUs
     }
 
     package mutating func recordDisconnect() {
@@ -58,6 +68,7 @@ package struct LoadStats {
     /// Drops what the warm-up counted; errors and disconnects are kept so none goes unreported.
     package mutating func resetForMeasurement() {
         latencyUs = Self.emptyHistogram()
+        intervalUs.reset()
         responses = 0
         sent = 0
         delivered = 0

@@ -35,11 +35,9 @@ struct FanoutLoadCommand: ParsableCommand {
     }
 
     func run() throws {
-        let settings = try LoadRunner.orExit {
-            try window.settings(globals, devices: FanoutScenario.devices(dependents: dependents, responders: responders))
-        }
         try LoadRunner.run(
-            globals: globals, settings: settings,
+            globals: globals, window: window,
+            devices: FanoutScenario.devices(dependents: dependents, responders: responders),
             scenario: FanoutScenario(dependents: dependents, responders: responders, rate: rate))
     }
 }

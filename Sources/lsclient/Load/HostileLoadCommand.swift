@@ -40,10 +40,9 @@ struct HostileLoadCommand: ParsableCommand {
     }
 
     func run() throws {
-        let settings = try LoadRunner.orExit {
-            try window.settings(globals, devices: HostileScenario.devices(victims: victims, hostiles: hostiles))
-        }
-        try LoadRunner.run(globals: globals, settings: settings, scenario: HostileScenario(
+        try LoadRunner.run(
+            globals: globals, window: window, devices: HostileScenario.devices(victims: victims, hostiles: hostiles),
+            scenario: HostileScenario(
             victims: victims, hostiles: hostiles, rate: rate, inFlight: inFlight))
     }
 }

@@ -12,8 +12,4 @@ struct LoadOptions: ParsableArguments {
     func validate() throws {
         guard devices >= 1 else { throw ValidationError("--devices must be at least 1") }
     }
-
-    func settings(_ globals: GlobalOptions) throws(CLIError) -> LoadSettings {
-        try window.settings(globals, devices: devices)
-    }
 }

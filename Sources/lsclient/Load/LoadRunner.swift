@@ -5,13 +5,17 @@ import LifeSignalProtocol
 /// Runs a scenario for a command and prints its report; shared by every `load` subcommand.
 enum LoadRunner {
     static func run(globals: GlobalOptions, load: LoadOptions, scenario: LoadScenario) throws {
-        let settings = try orExit { try load.settings(globals) }
-        try run(globals: globals, settings: settings, scenario: scenario)
+        try run(globals: globals, window: load.window, devices: load.devices, scenario: scenario)
     }
 
-    static func run(globals: GlobalOptions, settings: LoadSettings, scenario: LoadScenario) throws {
+    static func run(globals: GlobalOptions, window: LoadWindowOptions, devices: Int, scenario: LoadScenario) throws {
+        let settings = try orExit { try window.settings(globals, devices: devices) }
         let report = try orExit { try LoadRun(settings: settings, scenario: scenario, warn: { Console.err("warning: \($0)") }).execute() }
         print(json: report.json, table: report.tableLines, globals: globals)
+        if let out = window.out {
+            try orExit { try LoadRunFile(report: report, settings: settings).write(to: out) }
+        }
+        if let hint = report.refusalHint { Console.err("note: \(hint)") }
         if let failure = report.verificationFailure {
             Console.err("error: \(failure)")
             throw ExitCode(1)

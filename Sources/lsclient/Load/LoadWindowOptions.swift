@@ -30,6 +30,14 @@ struct LoadWindowOptions: ParsableArguments {
                 + "together."))
     var deviceOffset = 0
 
+    @Option(
+        help: ArgumentHelp(
+            "Also write the run to FILE: its settings, report, second-by-second series and latency histogram.",
+            discussion: "JSON, which `lsclient load plot` and `load compare` read; the latency percentiles also go "
+                + "to FILE's name with .hgrm, the HdrHistogram percentile format.",
+            valueName: "FILE"))
+    var out: String?
+
     func validate() throws {
         guard duration > 0 else { throw ValidationError("--duration must be positive") }
         guard warmup >= 0 else { throw ValidationError("--warmup must not be negative") }

@@ -29,7 +29,7 @@ struct PingsLoadCommand: ParsableCommand {
     }
 
     func run() throws {
-        let settings = try LoadRunner.orExit { try window.settings(globals, devices: 2 * pairs) }
-        try LoadRunner.run(globals: globals, settings: settings, scenario: PingsScenario(pairs: pairs, rate: rate))
+        try LoadRunner.run(globals: globals, window: window, devices: 2 * pairs,
+                           scenario: PingsScenario(pairs: pairs, rate: rate))
     }
 }
