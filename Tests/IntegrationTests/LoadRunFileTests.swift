@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Histogram
 import LifeSignalProtocol
 import Testing
@@ -35,7 +38,7 @@ struct LoadRunFileTests {
 
         // The whole histogram: every delivery's latency, and the report's percentiles from it.
         let histogramValue = try #require(run["latencyHistogramUs"])
-        let histogramJSON = try histogramValue.serialized()
+        let histogramJSON = histogramValue.serialized()
         let histogram = try JSONDecoder().decode(Histogram<UInt64>.self, from: Data(histogramJSON))
         #expect(Int64(histogram.totalCount) == report["delivered"]?.intValue)
         #expect(Int64(histogram.valueAtPercentile(99)) == report["latencyUs"]?.objectValue?["p99"]?.intValue)
@@ -59,5 +62,77 @@ struct LoadRunFileTests {
         #expect(outcome.stderr.contains("note: most requests were refused rate_limited ("), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("start the broker with --request-rate 0"), "\(outcome.stderr)")
         #expect(broker.stop() == 0)
+    }
+
+    @Test func keptRunsArePlottedAndCompared() throws {
+        let broker = try BrokerProcess()
+        let client = LSClient(broker: broker)
+        let directory = TemporaryDirectory("load-plot")
+        func path(_ name: String) -> String { directory.url.appendingPathComponent(name).path }
+        for (name, rate) in [("slow", "20"), ("fast", "80")] {
+            let outcome = try client.run(
+                ["load", "pings", "--pairs", "2", "--rate", rate, "--duration", "2", "--warmup", "0",
+                 "--out", path("\(name).json")], timeout: .seconds(60))
+            #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
+        }
+
+        let plotted = try client.run(["load", "plot", path("slow.json"), path("fast.json"), "-o", path("plot.svg")])
+        #expect(plotted.status == 0, "stderr:\n\(plotted.stderr)")
+        let svg = try Data(contentsOf: URL(fileURLWithPath: path("plot.svg")))
+        let lines = try SVGLines(svg)
+        // Three charts, each with a line per run, in the order given.
+        #expect(lines.titles == ["Latency by percentile", "Throughput (answered, or delivered end to end, per second)",
+                                 "p99 latency of each second"])
+        #expect(lines.runs == ["slow", "fast", "slow", "fast", "slow", "fast"])
+        #expect(lines.pointCounts.allSatisfy { $0 > 0 }, "\(lines.pointCounts)")
+
+        let compared = try client.run(["load", "compare", path("slow.json"), path("fast.json")])
+        #expect(compared.status == 0, "stderr:\n\(compared.stderr)")
+        #expect(compared.stdout.hasPrefix("| figure | slow | fast | fast / slow |"), "\(compared.stdout)")
+        let delivered = compared.stdout.split(separator: "\n").first { $0.hasPrefix("| delivered/s |") }
+        #expect(delivered?.hasSuffix("× |") == true, "\(compared.stdout)")
+
+        let asJSON = try client.run(["load", "compare", path("slow.json"), path("fast.json"), "--json"])
+        let figures = JSONLine.parse(asJSON.stdout)?["figures"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        let rate = figures.first { $0["figure"]?.stringValue == "deliveredPerSec" }
+        let (slow, fast) = (rate?["a"]?.doubleValue ?? 0, rate?["b"]?.doubleValue ?? 0)
+        #expect(slow > 0 && fast > slow, "\(asJSON.stdout)")
+
+        let notARun = try client.run(["load", "compare", path("plot.svg"), path("fast.json")])
+        #expect(notARun.status == 1)
+        #expect(notARun.stderr.contains("cannot read the load run"), "\(notARun.stderr)")
+        #expect(broker.stop() == 0)
+    }
+}
+
+/// What a plot's SVG holds: each chart's title and each line's run and number of points, read
+/// with an XML parser (so the document is well formed).
+private final class SVGLines: NSObject, XMLParserDelegate {
+    private(set) var titles: [String] = []
+    private(set) var runs: [String] = []
+    private(set) var pointCounts: [Int] = []
+    private var inTitle = false
+
+    init(_ data: Data) throws {
+        super.init()
+        let parser = XMLParser(data: data)
+        parser.delegate = self
+        guard parser.parse() else { throw parser.parserError ?? CocoaError(.fileReadCorruptFile) }
+    }
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String]) {
+        inTitle = name == "text" && attributes["font-weight"] == "bold"
+        guard name == "polyline", let run = attributes["data-run"] else { return }
+        runs.append(run)
+        pointCounts.append(attributes["points"]?.split(separator: " ").count ?? 0)
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        if inTitle { titles.append(string) }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        inTitle = false
     }
 }

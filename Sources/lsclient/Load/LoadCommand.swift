@@ -27,6 +27,7 @@ struct LoadCommand: ParsableCommand {
         subcommands: [
             KeepaliveLoadCommand.self, PingsLoadCommand.self, IdleLoadCommand.self, StormLoadCommand.self,
             FanoutLoadCommand.self, FloodLoadCommand.self, HostileLoadCommand.self, FailoverLoadCommand.self,
+            PlotLoadCommand.self, CompareLoadCommand.self,
         ]
     )
 }
