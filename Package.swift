@@ -162,6 +162,8 @@ let package = Package(
                 "LifeSignalUV",
                 "LifeSignalProtocol",
                 .product(name: "Logging", package: "swift-log"),
+                // The state digest (DeviceState.digest).
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strictSwift6
         ),

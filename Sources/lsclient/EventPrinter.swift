@@ -6,15 +6,19 @@ import LifeSignalProtocol
 /// knows what that id was. (The client's state may already be further ahead than the line being
 /// printed, so it cannot serve.)
 ///
-/// Events of a catch-up (replayed after a connect, before its "connected" line) start with
-/// `[missed]`, with the time they happened where the event says it, so that old news does not
-/// read as new.
+/// Every event line starts with its seq and when it arrived (dimmed on a terminal), so that two
+/// devices' lines can be matched. Events of a catch-up (replayed after a connect, before its
+/// "connected" line) are then marked `[missed]`, with the time they happened where the event says
+/// it, so that old news does not read as new. A snapshot is history, not missed: its notifications
+/// are marked `[history]` and printed oldest first, like the rest of the stream.
 struct EventPrinter {
     var clock: RelativeTime
     private var state: DeviceState?
     /// Until "connected", and again after a disconnection: the events are a catch-up.
     private var isCatchingUp = true
     private var hasConnected = false
+    /// The broker of the last connection, to say when the device moved to another.
+    private var broker: String?
 
     init(state: DeviceState?, clock: RelativeTime) {
         self.state = state
@@ -28,7 +32,10 @@ struct EventPrinter {
             isCatchingUp = false
             hasConnected = true
             let unread = state.map { ", \($0.unreadCount) unread" } ?? ""
-            return ["connected as \(hello.user.name) (seq \(hello.lastSeq))\(unread)"]
+            var on = hello.broker.map { ", on broker \($0)" } ?? ""
+            if let previous = broker, let current = hello.broker, previous != current { on += " (moved from \(previous))" }
+            broker = hello.broker ?? broker
+            return ["connected as \(hello.user.name) (seq \(hello.lastSeq))\(unread)\(on)"]
         case .snapshot(let snapshot):
             state = DeviceState(snapshot: snapshot)
             return snapshotLines(snapshot)
@@ -37,7 +44,8 @@ struct EventPrinter {
             // The client has applied this already, so it applies here too; if not, the line still prints.
             try? state?.apply(seq: seq, name: name, data: data)
             let line = eventLine(name: name, data: data, before: before)
-            return [isCatchingUp ? Self.missedMark(at: Self.time(ofEvent: name, data: data)) + line : line]
+            let news = isCatchingUp ? Self.missedMark(at: Self.time(ofEvent: name, data: data)) + line : line
+            return [Style.dim("#\(seq) \(Readable.preciseClockTime(clock.nowMs))") + "  " + news]
         case .disconnected(let error, let willReconnect):
             isCatchingUp = true
             return [ConnectionLines.disconnected(error, willReconnect: willReconnect, nowMs: clock.nowMs)]
@@ -52,27 +60,33 @@ struct EventPrinter {
         "[missed" + (time.map { " " + Readable.time($0) } ?? "") + "] "
     }
 
+    /// `[history 2025-11-22 05:13:20Z] `: what a snapshot holds happened before this device knew.
+    private static func historyMark(at time: Int64) -> String {
+        "[history " + Readable.time(time) + "] "
+    }
+
     /// When what an event reports happened, where the event carries it: a notification's time.
     private static func time(ofEvent name: String, data: JSONValue) -> Int64? {
         guard case .notificationAdded(let notification)? = try? Event(name: name, data: data) else { return nil }
         return notification.timestamp
     }
 
-    /// The summary, then each unread notification the snapshot holds.
+    /// The summary, then each unread notification the snapshot holds, oldest first.
     private func snapshotLines(_ snapshot: Snapshot) -> [String] {
         var lines = [
-            "caught up from a snapshot: \(snapshot.user.name), "
+            "caught up from a snapshot at seq \(snapshot.seq): \(snapshot.user.name), "
                 + "\(Readable.count(snapshot.contacts.count, "contact")), "
                 + "\(Readable.count(snapshot.notifications.count, "notification")), \(snapshot.unreadCount) unread"
         ]
         let unread = snapshot.notifications.filter { !$0.isRead }
-        lines += unread.map { "  " + Self.missedMark(at: $0.timestamp) + Readable.notification($0, clock: clock) }
         // The snapshot carries only the newest notifications; older unread ones exist but are not here.
         if snapshot.unreadCount > unread.count, let oldest = snapshot.notifications.last {
             let older = snapshot.unreadCount - unread.count
-            lines.append("  … and \(older) older unread (lsclient notifications --before \(oldest.id) --unread)")
+            lines.append("  … \(older) older unread first (lsclient notifications --before \(oldest.id) --unread)")
         }
-        return lines
+        return lines + unread.reversed().map {
+            "  " + Self.historyMark(at: $0.timestamp) + Readable.notification($0, clock: clock)
+        }
     }
 
     private func eventLine(name: String, data: JSONValue, before: DeviceState?) -> String {

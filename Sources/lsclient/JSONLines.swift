@@ -30,7 +30,9 @@ enum JSONLines {
     }
 
     static func state(_ state: DeviceState) -> JSONValue {
-        typed("state", state.json.objectValue ?? [:])
+        var fields = state.json.objectValue ?? [:]
+        fields["digest"] = .string(state.digest)
+        return typed("state", fields)
     }
 
     static func error(_ error: LifeSignalClientError) -> JSONValue {

@@ -25,7 +25,7 @@ struct LSClient: AsyncParsableCommand {
         subcommands: [
             RegisterCommand.self, WhoamiCommand.self, ProfileCommand.self, QRCommand.self,
             DeviceCommand.self, DevicesCommand.self, KeepaliveCommand.self, StateCommand.self,
-            WatchCommand.self, LoadCommand.self,
+            WatchCommand.self, SyncCommand.self, LoadCommand.self,
             ContactsCommand.self, PingCommand.self, CheckInCommand.self, AlertCommand.self,
             NotificationsCommand.self, ReadCommand.self, ReadAllCommand.self, DeleteCommand.self,
         ]

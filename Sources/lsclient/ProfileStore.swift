@@ -1,3 +1,4 @@
+import Foundation
 import LifeSignalClient
 import LifeSignalProtocol
 
@@ -38,6 +39,14 @@ struct ProfileStore {
 
     func profilePath(_ name: String) -> String { "\(directory)/profiles/\(name).json" }
     func statePath(profile: String, device: String) -> String { "\(directory)/devices/\(profile)--\(device).json" }
+
+    /// The devices of `profile` that have a saved state, sorted.
+    func devicesWithState(profile: String) -> [String] {
+        let prefix = "\(profile)--"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: "\(directory)/devices")) ?? []
+        return names.filter { $0.hasPrefix(prefix) && $0.hasSuffix(".json") }
+            .map { String($0.dropFirst(prefix.count).dropLast(5)) }.sorted()
+    }
 
     func profileExists(_ name: String) -> Bool {
         SecureFile.exists(profilePath(name))

@@ -27,6 +27,14 @@ extension Readable {
         return "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
     }
 
+    /// UTC, the time of day to the millisecond: "05:13:20.621Z".
+    static func preciseClockTime(_ milliseconds: Int64) -> String {
+        let time = clockTime(milliseconds)
+        guard time.hasSuffix("Z") else { return time }
+        let fraction = String(milliseconds % 1_000 + 1_000).dropFirst()
+        return time.dropLast() + "." + fraction + "Z"
+    }
+
     /// UTC: "2025-11-22".
     static func date(_ milliseconds: Int64) -> String {
         utc(milliseconds).map(date) ?? "\(milliseconds)"

@@ -82,12 +82,27 @@ enum Readable {
     }
 
     static func state(_ state: DeviceState, clock: RelativeTime) -> String {
-        var lines = ["seq \(state.lastSeq)", user(state.user, clock: clock)]
+        var lines = ["seq \(state.lastSeq) · digest \(state.digest)", user(state.user, clock: clock)]
         lines.append("contacts (\(state.contacts.count)):")
         lines += state.sortedContacts.map { "  " + contact($0, clock: clock, showID: true) }
         lines.append("notifications (\(state.notifications.count), \(state.unreadCount) unread):")
         lines += state.notifications.map { "  " + notification($0, clock: clock, showID: true) }
         return lines.joined(separator: "\n")
+    }
+
+    /// Rows as aligned columns, two spaces apart; the last column is not padded.
+    static func columns(_ rows: [[String]]) -> [String] {
+        let widths = rows.reduce(into: [Int]()) { widths, row in
+            for (index, cell) in row.enumerated() {
+                if index == widths.count { widths.append(0) }
+                widths[index] = max(widths[index], cell.count)
+            }
+        }
+        return rows.map { row in
+            row.enumerated().map { index, cell in
+                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
+            }.joined(separator: "  ")
+        }
     }
 
     /// "1 contact", "2 contacts".

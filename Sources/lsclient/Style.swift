@@ -16,6 +16,11 @@ enum Style {
         isTerminal && noColor == nil && term != "dumb"
     }
 
+    /// Faint when colour is on: what a line carries besides its news (seq, time).
+    static func dim(_ text: String, enabled: Bool = isEnabled) -> String {
+        enabled ? "\u{1B}[2m" + text + "\u{1B}[0m" : text
+    }
+
     /// Bold red when colour is on.
     static func alarm(_ text: String, enabled: Bool = isEnabled) -> String {
         enabled ? "\u{1B}[1;31m" + text + "\u{1B}[0m" : text

@@ -20,17 +20,25 @@ struct WatchMissedMarkTests {
 
         let watch = try cli.start(tablet + ["watch"])
         #expect(watch.output.waitForLine { $0.hasPrefix("connected as Alice") } != nil)
+        // Each event line starts with its seq and when it arrived (issue 26).
+        let seqAndTime = #"^#\d+ \d\d:\d\d:\d\d\.\d{3}Z  "#
         let replayed = try #require(watch.output.lines.first { $0.contains("Contact Added — Bob added you.") })
-        #expect(replayed.range(of: #"^\[missed \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\] ● added  "#,
+        #expect(replayed.range(of: seqAndTime + #"\[missed \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\] ● added  "#,
                                options: .regularExpression) != nil, "\(replayed)")
         // An event that does not say when it happened is marked all the same.
-        let contact = watch.output.lines.first { $0.contains("contact added: Bob") }
-        #expect(contact?.hasPrefix("[missed] ") == true, "\(watch.output.text)")
+        let contact = try #require(watch.output.lines.first { $0.contains("contact added: Bob") })
+        #expect(contact.range(of: seqAndTime + #"\[missed\] "#, options: .regularExpression) != nil,
+                "\(watch.output.text)")
 
         // Live news is not marked.
         #expect(try cli.run(["--profile", "bob", "ping", "alice"]).status == 0)
-        let live = watch.output.waitForLine { $0.contains("Ping — Bob pinged you.") }
-        #expect(live?.hasPrefix("● ping  ") == true, "\(watch.output.text)")
+        let live = try #require(watch.output.waitForLine { $0.contains("Ping — Bob pinged you.") })
+        #expect(live.range(of: seqAndTime + "● ping  ", options: .regularExpression) != nil, "\(watch.output.text)")
+        // The seqs are the device's: consecutive, the live one after the replayed ones.
+        let seqs = watch.output.lines.compactMap { line in
+            line.hasPrefix("#") ? Int(line.dropFirst().prefix { $0.isNumber }) : nil
+        }
+        #expect(seqs == Array(1...seqs.count).map { seqs[0] - 1 + $0 }, "\(watch.output.text)")
         watch.stop()
     }
 }
