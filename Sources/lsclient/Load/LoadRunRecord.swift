@@ -12,6 +12,9 @@ struct LoadRunRecord {
 
     init(path: String) throws(CLIError) {
         name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw CLIError.local("cannot read the load run \(path): no such file")
+        }
         let document: JSONObject
         do {
             let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
