@@ -11,6 +11,9 @@
 # LIFESIGNAL_BENCH_NO_RECORD=1 prints the result without appending it.
 # LIFESIGNAL_BENCH_FLOOD=<n> first holds n connections that never say hello (`lsclient load flood`,
 # 10,000 per process) and runs the scenario while they are held (bench/flood-served.sh).
+# LIFESIGNAL_BENCH_SAMPLE=<seconds> samples the broker's RSS and its store's size that often while
+# the scenario runs, keeps the run with --out, and adds a table of both with throughput and p99
+# over the run (bench/soak.sh: flat is the pass).
 # LIFESIGNAL_BENCH_CLUSTER=<n> runs n brokers on a throwaway PostgreSQL instead of one on SQLite
 # (deploy/local-cluster), spreads the devices over them and adds their CPU and PostgreSQL's
 # (bench/cluster.sh).
@@ -136,9 +139,33 @@ if (( flood > 0 )); then
     echo "flood: $flood_note" >&2
 fi
 
+sample_every=${LIFESIGNAL_BENCH_SAMPLE:-0}
+sampler_pid=""
+if (( sample_every > 0 )); then
+    arguments+=(--out "$data_dir/run.json")
+    # seconds since the start, broker RSS (KiB), bytes of the store (database and WAL)
+    ( started=$(date +%s)
+      while kill -0 "$broker_pid" 2>/dev/null; do
+          rss=$(awk '/^VmRSS:/ { print $2 }' "/proc/$broker_pid/status" 2>/dev/null || echo 0)
+          store=$(du -cb "$data_dir"/lifesignal.sqlite* 2>/dev/null | tail -n 1 | cut -f1)
+          echo "$(( $(date +%s) - started )) ${rss:-0} ${store:-0}"
+          sleep "$sample_every"
+      done ) >"$data_dir/samples.txt" &
+    sampler_pid=$!
+fi
+
 command=("$bin/lsclient" load "$scenario" --broker "$brokers" --broker-pid "$broker_pid" "${arguments[@]}")
 echo "+ ${command[*]}" >&2
-"${command[@]}" >"$result"
+run_status=0
+"${command[@]}" >"$result" || run_status=$?
+if [[ -n "$sampler_pid" ]]; then
+    kill "$sampler_pid" 2>/dev/null || true
+    wait "$sampler_pid" 2>/dev/null || true
+    python3 bench/lib/soak-report.py "$data_dir/samples.txt" "$data_dir/run.json" >>"$result"
+fi
+if (( run_status != 0 )); then
+    echo "warning: lsclient load exited with status $run_status (its report says why)" >&2
+fi
 if (( cluster > 0 )); then
     # Over the whole lsclient run, set-up included (the window's figures above are broker 0's).
     seconds=$(awk -v a="$run_started" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
@@ -201,7 +228,7 @@ if grep -qiE ' (warning|error|critical) ' "$broker_log"; then
     grep -iE ' (warning|error|critical) ' "$broker_log" | head -n 10 >&2
 fi
 
-[[ "${LIFESIGNAL_BENCH_NO_RECORD:-}" == 1 ]] && exit 0
+[[ "${LIFESIGNAL_BENCH_NO_RECORD:-}" == 1 ]] && exit "$run_status"
 
 doc=docs/BENCHMARKS.md
 [[ -f "$doc" ]] || { echo "error: $doc is missing" >&2; exit 1; }
@@ -227,3 +254,4 @@ cpu=$(grep -m 1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//')
     cat "$result"
 } >>"$doc"
 echo "appended to $doc" >&2
+exit "$run_status"
