@@ -28,7 +28,7 @@ struct Failure: Error {
         switch error {
         case let error as LifeSignalClientError:
             let status = error.serverError == nil ? Status.connection : Status.brokerOrLocal
-            self.init(code: error.code, message: error.message, status: status)
+            self.init(code: error.code, message: FlagNames.inFlagTerms(error.message), status: status)
         case CLIError.usage(let message):
             self.init(code: "usage", message: message, status: Status.usage)
         case CLIError.local(let message):

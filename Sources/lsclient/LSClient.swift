@@ -37,6 +37,11 @@ struct LSClient: AsyncParsableCommand {
         let given = Array(CommandLine.arguments.dropFirst())
         let json = GlobalOptionsPlacement.asksForJSON(given)
         let arguments = GlobalOptionsPlacement.normalized(given)
+        if let mistyped = CommandSuggestion.error(for: arguments, root: LSClient.self) {
+            let failure = Failure(code: "usage", message: mistyped, status: Failure.Status.usage)
+            failure.report(json: json)
+            exit(withError: ExitCode(failure.status))
+        }
         do {
             var command = try parseAsRoot(arguments)
             if var command = command as? AsyncParsableCommand {

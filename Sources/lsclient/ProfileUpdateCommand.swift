@@ -17,8 +17,9 @@ struct ProfileUpdateCommand: AsyncParsableCommand {
     @Flag(help: "Remove the phone number.")
     var clearPhone = false
 
+    // Unconditional, so that "--interval -5" is read as its (wrong) value, not as a missing one.
     @Option(
-        name: .customLong("interval"),
+        name: .customLong("interval"), parsing: .unconditional,
         help: "Check-in interval: 90s, 30m, 1h, 2d, 1h30m, or plain seconds (the broker allows 60s to 30d by default).")
     var interval: CheckInInterval?
 

@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+
+/// Issue 26, items 8 and 9: the command line answers in its user's words. A mistyped command is
+/// named, with the nearest one; a value the broker refuses is named by the flag that set it.
+@Suite("lsclient in its user's words", .serialized)
+struct CLIWordsTests {
+    let broker: BrokerProcess
+    let cli: LSClient
+
+    init() throws {
+        broker = try BrokerProcess()
+        cli = try LSClient(broker: broker, registering: ["Alice"])
+    }
+
+    @Test func aMistypedCommandIsNamedWithTheNearestOne() throws {
+        let top = try cli.run(["--profile", "alice", "chekin"])
+        #expect(top.status == 64)
+        #expect(top.stderr.contains("error: unknown command 'chekin'; did you mean 'checkin'?"), "\(top.stderr)")
+
+        let nested = try cli.run(["load", "pingz", "--pairs", "1"])
+        #expect(nested.status == 64)
+        #expect(nested.stderr.contains("unknown command 'pingz' of 'load'; did you mean 'pings'?"), "\(nested.stderr)")
+
+        let faraway = try cli.run(["--profile", "alice", "fly"])
+        #expect(faraway.status == 64)
+        #expect(faraway.stderr.contains("unknown command 'fly'") && !faraway.stderr.contains("did you mean"),
+                "\(faraway.stderr)")
+
+        // What is known still parses: help, a group's default subcommand with its argument.
+        #expect(try cli.run(["help", "checkin"]).status == 0)
+        #expect(try cli.run(["--profile", "alice", "checkin"]).status == 0)
+    }
+
+    @Test func aRefusedValueIsNamedByItsFlag() throws {
+        let tooShort = try cli.run(["--profile", "alice", "profile", "update", "--interval", "2s"])
+        #expect(tooShort.status == 1)
+        #expect(tooShort.stderr.contains("error: bad_request: --interval must be 60–2592000 seconds (1m to 30d)"),
+                "\(tooShort.stderr)")
+
+        let negative = try cli.run(["--profile", "alice", "profile", "update", "--interval", "-5"])
+        #expect(negative.status == 64)
+        #expect(negative.stderr.contains("The value '-5' is invalid for '--interval"), "\(negative.stderr)")
+    }
+}
