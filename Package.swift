@@ -47,9 +47,11 @@ let package = Package(
             name: "LifeSignalProtocol",
             swiftSettings: strictSwift6
         ),
-        // The release both executables report with --version: one constant, so they never disagree.
+        // What both executables share: the release they report with --version (one constant, so they
+        // never disagree), and how their command lines report an error.
         .target(
             name: "LifeSignalVersion",
+            dependencies: [.product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSwift6
         ),
         // The fuzz harness, shared by lsfuzz and the seeded run in LifeSignalProtocolTests.

@@ -28,8 +28,8 @@ struct LSBroker: ParsableCommand {
             try command.run()
         } catch {
             let json = arguments.prefix { $0 != "--" }.contains("--json")
-            // Help and --version print as usual.
-            guard json, !(error is CleanExit) else { exit(withError: error) }
+            // Help and --version print as usual; errors start `error:`, as every other one does.
+            guard json, !(error is CleanExit) else { exit(withLowercaseError: error) }
             let status = exitCode(for: error)
             let code = (error as? CommandFailure)?.code ?? (status.rawValue == 64 ? "usage" : "failed")
             let report: JSONValue = ["type": "error", "error": ["code": .string(code), "message": .string(message(for: error))]]

@@ -54,7 +54,7 @@ struct LSClient: AsyncParsableCommand {
             exit(withError: ExitCode(failure.status))
         } catch {
             // Help and --version print as usual, and an exit status already reported stays quiet.
-            guard json, !(error is CleanExit), !(error is ExitCode) else { exit(withError: error) }
+            guard json, !(error is CleanExit), !(error is ExitCode) else { exit(withLowercaseError: error) }
             let status = exitCode(for: error).rawValue
             Failure(code: status == Failure.Status.usage ? "usage" : "local", message: message(for: error),
                     status: status).report(json: true)

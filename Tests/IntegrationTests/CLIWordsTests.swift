@@ -42,4 +42,14 @@ struct CLIWordsTests {
         #expect(negative.status == 64)
         #expect(negative.stderr.contains("The value '-5' is invalid for '--interval"), "\(negative.stderr)")
     }
+
+    @Test func usageErrorsStartLikeEveryOtherError() throws {
+        // ArgumentParser's own start "Error:"; every other error of both programs "error:".
+        let client = try cli.run(["--profile", "alice", "profile", "update", "--interval", "soon"])
+        #expect(client.status == 64)
+        #expect(client.stderr.hasPrefix("error: "), "\(client.stderr)")
+        let (status, output) = try runCommand(Binaries.broker, ["serve", "--port", "99999"])
+        #expect(status == 64)
+        #expect(output.hasPrefix("error: "), "\(output)")
+    }
 }
