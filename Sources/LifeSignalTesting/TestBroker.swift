@@ -47,6 +47,10 @@ public final class TestBroker: Sendable {
         var configuration = BrokerConfiguration()
         configuration.port = 0
         configuration.dataDirectory = directory
+        // The hello timeout guards a served broker against connections that never say hello; in a
+        // test process, where many suites share the cores, it only cut clients whose hello was
+        // slow to run (10 s, seen in CI). A test of the timeout sets its own.
+        configuration.helloTimeoutMs = Self.helloTimeoutMs
         configure(&configuration)
         let loop = try EventLoop()
         let store = try wrap(try SQLiteStore(directory: directory) { work in loop.execute(work) })
@@ -79,6 +83,9 @@ public final class TestBroker: Sendable {
         // Bounded, so a broker that does not stop fails its test rather than hanging the suite.
         _ = finished.wait(timeout: .now() + .seconds(10))
     }
+
+    /// Long enough that no hello is cut by a busy machine.
+    public static let helloTimeoutMs: Int64 = 120_000
 
     private static let quietLogger: Logger = {
         var logger = Logger(label: "lifesignal-test-broker")
