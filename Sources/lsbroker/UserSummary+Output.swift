@@ -1,6 +1,7 @@
 import LifeSignalBroker
 import LifeSignalEngine
 import LifeSignalProtocol
+import LifeSignalVersion
 
 extension UserSummary {
     /// `lsbroker users`: a block per user, the devices as an aligned table.
@@ -18,7 +19,7 @@ extension UserSummary {
             [device.id, device.platform ?? "-", device.hasToken ? "yes" : "no",
              device.lastSeenAt.map(RFC3339.utcMilliseconds) ?? "never", device.online.readable]
         }
-        if !devices.isEmpty { lines += Self.aligned(rows).map { "    " + $0 } }
+        if !devices.isEmpty { lines += TextColumns.aligned(rows).map { "    " + $0 } }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -44,16 +45,6 @@ extension UserSummary {
             }),
         ]
         return String(decoding: JSONValue.object(object).serialized(), as: UTF8.self)
-    }
-
-    /// Columns padded to their widest cell (counted in characters), two spaces apart.
-    private static func aligned(_ rows: [[String]]) -> [String] {
-        let widths = rows[0].indices.map { column in rows.map { $0[column].count }.max() ?? 0 }
-        return rows.map { row in
-            row.enumerated().map { column, cell in
-                column == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[column] - cell.count)
-            }.joined(separator: "  ")
-        }
     }
 }
 

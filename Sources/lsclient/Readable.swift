@@ -90,21 +90,6 @@ enum Readable {
         return lines.joined(separator: "\n")
     }
 
-    /// Rows as aligned columns, two spaces apart; the last column is not padded.
-    static func columns(_ rows: [[String]]) -> [String] {
-        let widths = rows.reduce(into: [Int]()) { widths, row in
-            for (index, cell) in row.enumerated() {
-                if index == widths.count { widths.append(0) }
-                widths[index] = max(widths[index], cell.count)
-            }
-        }
-        return rows.map { row in
-            row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count)
-            }.joined(separator: "  ")
-        }
-    }
-
     /// "1 contact", "2 contacts".
     static func count(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)\(count == 1 ? "" : "s")"

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import LifeSignalClient
 import LifeSignalProtocol
+import LifeSignalVersion
 
 /// `lsclient --profile alice sync`: every device of the profile side by side, from the states
 /// they saved, and whether each is in sync with the most advanced one.
@@ -88,7 +89,7 @@ struct DeviceSync {
             table.append([row.device, "\(row.state.lastSeq)", row.state.digest, "\(row.state.contacts.count)",
                           "\(row.state.unreadCount)", newest, status(of: row)])
         }
-        return (rows.isEmpty ? [] : Readable.columns(table)) + [summary]
+        return (rows.isEmpty ? [] : TextColumns.aligned(table)) + [summary]
     }
 
     var json: JSONValue {
