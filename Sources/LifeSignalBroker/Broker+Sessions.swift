@@ -88,7 +88,7 @@ extension Broker {
                 }
             }
             let loaded = UserSession(stored: stored, broker: self, loop: loop)
-            logger.debug("user loaded", metadata: ["lifesignal.user": "\(userID)", "lifesignal.seq": "\(stored.lastSeq)"])
+            logger.debug("user loaded", metadata: ["lifesignal.user": "\(userID)", "lifesignal.seq": .stringConvertible(stored.lastSeq)])
             users[userID] = .loaded(loaded)
             // The stored deadline is the true one: after a failed write the scheduler may differ.
             deadlineChanged(for: stored.user)
@@ -116,7 +116,7 @@ extension Broker {
         }
         guard idle else { return }
         logger.debug("user unloaded", metadata: [
-            "lifesignal.user": "\(session.userID)", "lifesignal.seq": "\(session.onLoop { $0.lastSeq })",
+            "lifesignal.user": "\(session.userID)", "lifesignal.seq": .stringConvertible(session.onLoop { $0.lastSeq }),
         ])
         users[session.userID] = nil
         session.onLoop { $0.leaveMirrorWithContacts() }

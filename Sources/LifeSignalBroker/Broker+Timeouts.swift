@@ -37,7 +37,7 @@ extension Broker {
             case .failHelloTimeout:
                 connection.cut(.helloTimeout, ProtocolError(.unauthenticated, "no hello within \(helloTimeout) ms"))
             case .closeSilent:
-                connection.cut(.heartbeat, nil, ["lifesignal.silent_ms": "\(judgedAt &- connection.state.lastHeardMs)"])
+                connection.cut(.heartbeat, nil, ["lifesignal.silent_ms": .stringConvertible(judgedAt &- connection.state.lastHeardMs)])
             case .heard:
                 connection.tcp.startBusyPeriod()
             case .keep:

@@ -160,13 +160,13 @@ public final class Broker: LoopConfined, @unchecked Sendable {
         connection.tcp.delegate = connection
         connection.tcp.startReading()
         logger.debug("connection opened", metadata: [
-            "lifesignal.conn": "\(connection.id)", "lifesignal.peer": "\(tcp.remoteAddress)",
+            "lifesignal.conn": .stringConvertible(connection.id), "lifesignal.peer": "\(tcp.remoteAddress)",
         ])
     }
 
     func connectionClosed(_ connection: ClientConnection) {
         connections[connection.id] = nil
-        logger.debug("connection closed", metadata: ["lifesignal.conn": "\(connection.id)"])
+        logger.debug("connection closed", metadata: ["lifesignal.conn": .stringConvertible(connection.id)])
         uncountConnection(from: connection.tcp)
         if let attachment = connection.attachment {
             attachment.router.connectionEnded(connection, deviceID: attachment.deviceID)

@@ -39,7 +39,7 @@ public enum BrokerServer {
         defer { operations?.stop() }
         if let operations {
             logger.info("serving metrics and health", metadata: [
-                "lifesignal.metrics.host": "\(configuration.metricsHost)", "lifesignal.metrics.port": "\(operations.port)",
+                "lifesignal.metrics.host": "\(configuration.metricsHost)", "lifesignal.metrics.port": .stringConvertible(operations.port),
             ])
         }
         let startError = Locked<Error?>(nil)
@@ -96,9 +96,9 @@ public enum BrokerServer {
                 }
                 logger.info("store opened", metadata: [
                     "lifesignal.store": "sqlite", "lifesignal.path": "\(SQLiteStore.path(in: configuration.dataDirectory))",
-                    "lifesignal.schema": "\(store.appliedMigrations.count)",
+                    "lifesignal.schema": .stringConvertible(store.appliedMigrations.count),
                     "lifesignal.schema.name": "\(store.appliedMigrations.last ?? "none")",
-                    "lifesignal.cache_mib": "\(configuration.storeCacheMiB)",
+                    "lifesignal.cache_mib": .stringConvertible(configuration.storeCacheMiB),
                 ])
                 return .embedded(store)
             }
@@ -112,8 +112,8 @@ public enum BrokerServer {
                 logger.info("store opened", metadata: [
                     "lifesignal.store": "postgresql", "lifesignal.postgres.host": "\(url.host):\(url.port)",
                     "lifesignal.postgres.database": "\(url.database)", "lifesignal.postgres.user": "\(url.username)",
-                    "lifesignal.schema": "\(SchemaMigration.all.map(\.version).max() ?? 0)",
-                    "lifesignal.migrations.applied": "\(applied.count)",
+                    "lifesignal.schema": .stringConvertible(SchemaMigration.all.map(\.version).max() ?? 0),
+                    "lifesignal.migrations.applied": .stringConvertible(applied.count),
                 ])
             } catch {
                 waitFor { await database.close() }
@@ -158,18 +158,18 @@ public enum BrokerServer {
             nonisolated(unsafe) let listener = listener
             let port = try broker.onLoop { try $0.start(listener: listener) }
             logger.info("listening", metadata: [
-                "lifesignal.host": "\(configuration.host)", "lifesignal.port": "\(port)",
+                "lifesignal.host": "\(configuration.host)", "lifesignal.port": .stringConvertible(port),
                 "lifesignal.data": "\(configuration.postgresURL.map { _ in "postgresql" } ?? configuration.dataDirectory)",
                 "lifesignal.broker": "\(broker.onLoop { $0.brokerID })",
-                "lifesignal.connections.max": "\(broker.maxConnections)",
-                "lifesignal.files.max": "\(broker.openFileLimit)",
+                "lifesignal.connections.max": .stringConvertible(broker.maxConnections),
+                "lifesignal.files.max": .stringConvertible(broker.openFileLimit),
             ])
             if broker.maxConnections > OpenFileLimit.defaultMaxConnections(limit: broker.openFileLimit) {
                 // Accepts beyond the descriptors fail (EMFILE) instead of being refused cleanly.
                 logger.warning("max-connections leaves fewer descriptors than the reserve", metadata: [
-                    "lifesignal.connections.max": "\(broker.maxConnections)",
-                    "lifesignal.files.max": "\(broker.openFileLimit)",
-                    "lifesignal.files.reserved": "\(OpenFileLimit.reserved)",
+                    "lifesignal.connections.max": .stringConvertible(broker.maxConnections),
+                    "lifesignal.files.max": .stringConvertible(broker.openFileLimit),
+                    "lifesignal.files.reserved": .stringConvertible(OpenFileLimit.reserved),
                 ])
             }
             var watchers: [SignalWatcher] = []

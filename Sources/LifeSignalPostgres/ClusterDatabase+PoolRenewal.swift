@@ -33,7 +33,7 @@ extension ClusterDatabase {
         guard let replaced else { return }
         poolRenewals.increment()
         logger.warning("PostgreSQL work abandoned at its deadline: connection pool replaced",
-                       metadata: ["lifesignal.postgres.abandoned": "\(replaced.abandoned.load(ordering: .relaxed))"])
+                       metadata: ["lifesignal.postgres.abandoned": .stringConvertible(replaced.abandoned.load(ordering: .relaxed))])
         replaced.running.cancel()
     }
 }

@@ -70,7 +70,7 @@ extension ClusterDatabase {
                 try await connection.execute(
                     "INSERT INTO schema_migrations (version, name) VALUES (\(migration.version), \(migration.name))",
                     logger: logger)
-                logger.info("schema migrated", metadata: ["lifesignal.version": "\(migration.version)"])
+                logger.info("schema migrated", metadata: ["lifesignal.version": .stringConvertible(migration.version)])
                 now.append(migration.version)
             }
             return now

@@ -33,7 +33,7 @@ package final class PushOutbox: Sendable {
             pendingBatches.subtract(1, ordering: .relaxed)
             if !dropping.exchange(true, ordering: .relaxed) {
                 logger.warning("push gateway is behind; new pushes stay in the store only",
-                               metadata: ["lifesignal.pending": "\(Self.maxPendingBatches)"])
+                               metadata: ["lifesignal.pending": .stringConvertible(Self.maxPendingBatches)])
             }
             return
         }
@@ -44,7 +44,7 @@ package final class PushOutbox: Sendable {
                 try gateway.deliver(messages)
             } catch {
                 logger.warning("push gateway failed", metadata: [
-                    "lifesignal.pushes": "\(messages.count)", "lifesignal.error": "\(error)",
+                    "lifesignal.pushes": .stringConvertible(messages.count), "lifesignal.error": "\(error)",
                 ])
             }
         }

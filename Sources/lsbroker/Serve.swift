@@ -121,7 +121,7 @@ struct Serve: ParsableCommand {
         "trace, debug, info, notice, warning, error or critical.", env: "LOG_LEVEL", default: Serve.defaultLogLevel))
     var logLevel: String?
     @Option(help: .setting(
-        "text (swift-log's lines) or json (one object per line).", env: "LOG_FORMAT", default: Serve.defaultLogFormat.rawValue))
+        "text (swift-log's layout, the time in UTC to the millisecond) or json (one object per line).", env: "LOG_FORMAT", default: Serve.defaultLogFormat.rawValue))
     var logFormat: LogFormat?
     @Option(help: .setting(
         "Serve /metrics (Prometheus), /healthz and /readyz over HTTP on this port; 0 picks a free one.",
@@ -142,7 +142,9 @@ struct Serve: ParsableCommand {
         var config = Self.defaults
         config.host = try environment.resolve(host, "HOST", config.host)
         config.port = try environment.resolve(port, "PORT", config.port)
-        config.dataDirectory = try environment.resolve(dataDirectory, "DATA_DIR", config.dataDirectory)
+        // Absolute, so that the log says where the store is whichever directory the broker was started in.
+        config.dataDirectory = URL(fileURLWithPath: try environment.resolve(dataDirectory, "DATA_DIR", config.dataDirectory))
+            .standardizedFileURL.path
         config.storeCacheMiB = try environment.resolve(storeCacheMiB, "STORE_CACHE_MIB", config.storeCacheMiB)
         config.maxFrameBytes = try environment.resolve(maxFrameBytes, "MAX_FRAME_BYTES", config.maxFrameBytes)
         config.heartbeatMs = try environment.resolve(heartbeatMs, "HEARTBEAT_MS", config.heartbeatMs)
@@ -205,7 +207,7 @@ struct Serve: ParsableCommand {
         logger.info("starting", metadata: [
             "lifesignal.version": "\(LifeSignalVersion.current)",
             "lifesignal.store": "\(config.postgresURL == nil ? "sqlite" : "postgresql")",
-            "lifesignal.pid": "\(getpid())",
+            "lifesignal.pid": .stringConvertible(getpid()),
         ])
         // Before the broker exists: its metric handles come from the system bootstrapped here.
         let metrics = config.metricsPort == nil ? nil : MetricsExport.bootstrap()

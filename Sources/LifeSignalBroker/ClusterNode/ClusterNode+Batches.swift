@@ -85,7 +85,7 @@ extension ClusterNode {
     /// `LogThrottle.intervalMs` with the count of those left out.
     private func logBatchFailure(_ error: any Error, requests: Int) {
         logThrottled(.error, "store write failed", [
-            "lifesignal.error": "\(ClusterDatabase.reason(error))", "lifesignal.requests": "\(requests)",
+            "lifesignal.error": "\(ClusterDatabase.reason(error))", "lifesignal.requests": .stringConvertible(requests),
         ])
     }
 

@@ -42,7 +42,7 @@ extension ClusterNode {
             for key in since.keys { offlineSince[key] = nil }
             guard !repair.removed.isEmpty else { return }
             logger.notice("presence reconciled: devices no longer here marked offline", metadata: [
-                "lifesignal.devices": "\(repair.removed.count)", "lifesignal.pushes": "\(repair.pushes.count)",
+                "lifesignal.devices": .stringConvertible(repair.removed.count), "lifesignal.pushes": .stringConvertible(repair.pushes.count),
             ])
             broker?.pushOutbox.deliver(repair.pushes)
         })

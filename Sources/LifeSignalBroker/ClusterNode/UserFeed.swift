@@ -103,7 +103,7 @@ final class DeviceFeed<Connection: FeedConnection>: @unchecked Sendable {
         for (deviceID, connection) in connections where max(connection.baselineSeq, delivered) + 1 < first {
             logger?.info("device behind the kept events: closed, it resumes with a snapshot", metadata: [
                 "lifesignal.user": "\(userID)", "lifesignal.device": "\(deviceID)",
-                "lifesignal.delivered": "\(max(connection.baselineSeq, delivered))", "lifesignal.oldest": "\(first)",
+                "lifesignal.delivered": .stringConvertible(max(connection.baselineSeq, delivered)), "lifesignal.oldest": .stringConvertible(first),
             ])
             // Detached as any closed connection is, which keeps its presence right.
             connection.close()

@@ -151,7 +151,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         // The op and rid only: a request's fields hold credentials, push tokens and QR codes.
         if broker.logsRequests {
             broker.logger.trace("request", metadata: [
-                "lifesignal.conn": "\(id)", "lifesignal.op": "\(request.op)", "lifesignal.rid": "\(request.rid ?? -1)",
+                "lifesignal.conn": .stringConvertible(id), "lifesignal.op": "\(request.op)", "lifesignal.rid": .stringConvertible(request.rid ?? -1),
             ])
         }
         switch state.destination {
@@ -183,7 +183,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     func finishAuthentication(attachedTo router: any DeviceRouter, deviceID: String) {
         guard state.finishAuthentication(attachedTo: Attachment(router: router, deviceID: deviceID)) else { return }
         broker.logger.debug("device attached", metadata: [
-            "lifesignal.conn": "\(id)", "lifesignal.user": "\(router.userID)", "lifesignal.device": "\(deviceID)",
+            "lifesignal.conn": .stringConvertible(id), "lifesignal.user": "\(router.userID)", "lifesignal.device": "\(deviceID)",
         ])
         runReleased()
     }
@@ -265,7 +265,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
 
     private func cutIfTooFarBehind() {
         // A reader this far behind is cut; it catches up later with `resume` (§9).
-        if tcp.bufferedBytes > maxOutboundBytes { cut(.slowReader, nil, ["lifesignal.buffered": "\(tcp.bufferedBytes)"]) }
+        if tcp.bufferedBytes > maxOutboundBytes { cut(.slowReader, nil, ["lifesignal.buffered": .stringConvertible(tcp.bufferedBytes)]) }
     }
 
     /// Ends the connection on the broker's own account, counted and logged by `reason`; `error`,
@@ -278,7 +278,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
 
     /// Which connection, user and device, for the log.
     private var identity: Logger.Metadata {
-        var metadata: Logger.Metadata = ["lifesignal.conn": "\(id)"]
+        var metadata: Logger.Metadata = ["lifesignal.conn": .stringConvertible(id)]
         if let attachment {
             metadata["lifesignal.user"] = "\(attachment.router.userID)"
             metadata["lifesignal.device"] = "\(attachment.deviceID)"

@@ -25,8 +25,8 @@ extension Broker {
                 }
                 broker.deadlines?.scheduleAll(pending)
                 broker.logger.info("deadlines scheduled", metadata: [
-                    "lifesignal.count": "\(pending.count)",
-                    "lifesignal.ms": "\(broker.loop.monotonicNowMs() - started)",
+                    "lifesignal.count": .stringConvertible(pending.count),
+                    "lifesignal.ms": .stringConvertible(broker.loop.monotonicNowMs() - started),
                 ])
             }
         }
@@ -73,7 +73,7 @@ extension Broker {
     func deadlineFired(userID: String, deadline: Int64, now: Int64) {
         counters.deadlinesFired.increment()
         logger.info("deadline fired", metadata: [
-            "lifesignal.user": "\(userID)", "lifesignal.late_ms": "\(max(0, now - deadline))",
+            "lifesignal.user": "\(userID)", "lifesignal.late_ms": .stringConvertible(max(0, now - deadline)),
         ])
     }
 }

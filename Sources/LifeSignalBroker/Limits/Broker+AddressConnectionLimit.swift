@@ -9,7 +9,7 @@ extension Broker {
     func hasRoomForAddress(of tcp: TCPConnection) -> Bool {
         guard let address = tcp.remoteIP, !connectionsPerAddress.hasRoom(for: address) else { return true }
         logThrottled(.addressConnectionRefused, "refusing a connection: at max-connections-per-address", [
-            "lifesignal.peer": "\(tcp.remoteAddress)", "lifesignal.connections": "\(connectionsPerAddress.count(address))",
+            "lifesignal.peer": "\(tcp.remoteAddress)", "lifesignal.connections": .stringConvertible(connectionsPerAddress.count(address)),
         ])
         tcp.writeNowAndClose(Outbound.error(rid: nil, Self.addressFull))
         return false

@@ -35,7 +35,7 @@ extension Broker {
         connection.respond(error: Self.overloaded, rid: request.rid)
         backlogOverload.countRefusal()
         logThrottled(.overloaded, "shedding requests: store backlog full", [
-            "lifesignal.backlog": "\(storeBacklog)", "lifesignal.conn": "\(connection.id)",
+            "lifesignal.backlog": .stringConvertible(storeBacklog), "lifesignal.conn": .stringConvertible(connection.id),
         ])
         return true
     }
@@ -44,7 +44,7 @@ extension Broker {
     func storeBacklogMoved() {
         guard storeBacklog >= configuration.maxPendingWrites, backlogOverload.begin(nowMs: loop.cachedNowMs) else { return }
         logger.warning("overload begins: store backlog at max-pending-writes; requests that need the store get overloaded", metadata: [
-            "lifesignal.backlog": "\(storeBacklog)", "lifesignal.backlog.max": "\(configuration.maxPendingWrites)",
+            "lifesignal.backlog": .stringConvertible(storeBacklog), "lifesignal.backlog.max": .stringConvertible(configuration.maxPendingWrites),
         ])
     }
 

@@ -13,19 +13,19 @@ extension Broker {
         guard loop.openConnectionCount - 1 >= maxConnections else { return true }
         if connectionOverload.begin(nowMs: loop.cachedNowMs) {
             logger.warning("overload begins: at max-connections; new connections replace ones awaiting hello or are refused",
-                           metadata: ["lifesignal.connections.max": "\(maxConnections)"])
+                           metadata: ["lifesignal.connections.max": .stringConvertible(maxConnections)])
         }
         connectionOverload.countRefusal()
         if let oldest = oldestAwaitingHello() {
             logThrottled(.connectionEvicted, "closing a connection awaiting hello to make room", [
-                "lifesignal.conn": "\(oldest.id)", "lifesignal.peer": "\(oldest.tcp.remoteAddress)",
-                "lifesignal.connections": "\(loop.openConnectionCount - 1)",
+                "lifesignal.conn": .stringConvertible(oldest.id), "lifesignal.peer": "\(oldest.tcp.remoteAddress)",
+                "lifesignal.connections": .stringConvertible(loop.openConnectionCount - 1),
             ])
             oldest.closeNow(Outbound.error(rid: nil, Self.evicted))
             return true
         }
         logThrottled(.connectionRefused, "refusing a connection: at max-connections", [
-            "lifesignal.peer": "\(tcp.remoteAddress)", "lifesignal.connections": "\(loop.openConnectionCount - 1)",
+            "lifesignal.peer": "\(tcp.remoteAddress)", "lifesignal.connections": .stringConvertible(loop.openConnectionCount - 1),
         ])
         tcp.writeNowAndClose(Outbound.error(rid: nil, Self.refused))
         return false

@@ -56,7 +56,7 @@ extension Broker {
         guard let serving, serving.listener == nil else { return }  // stopped meanwhile
         do {
             _ = try listen(port: boundPort)
-            logger.notice("accepting again", metadata: ["lifesignal.port": "\(boundPort)"])
+            logger.notice("accepting again", metadata: ["lifesignal.port": .stringConvertible(boundPort)])
         } catch {
             logThrottled(.acceptFailed, "accept failed", ["lifesignal.error": "\(error)"])
             scheduleListenAgain(serving)

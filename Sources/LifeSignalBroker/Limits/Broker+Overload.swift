@@ -6,15 +6,15 @@ extension Broker {
         let now = loop.cachedNowMs
         if storeBacklog <= configuration.maxPendingWrites / 2, let ended = backlogOverload.end(nowMs: now) {
             logger.info("overload ends: store backlog drained", metadata: [
-                "lifesignal.backlog": "\(storeBacklog)", "lifesignal.overload.ms": "\(ended.durationMs)",
-                "lifesignal.refused": "\(ended.refused)",
+                "lifesignal.backlog": .stringConvertible(storeBacklog), "lifesignal.overload.ms": .stringConvertible(ended.durationMs),
+                "lifesignal.refused": .stringConvertible(ended.refused),
             ])
         }
         if connections.count <= maxConnections - max(1, maxConnections / 10),
            let ended = connectionOverload.end(nowMs: now) {
             logger.info("overload ends: below max-connections", metadata: [
-                "lifesignal.connections": "\(connections.count)", "lifesignal.overload.ms": "\(ended.durationMs)",
-                "lifesignal.refused": "\(ended.refused)",
+                "lifesignal.connections": .stringConvertible(connections.count), "lifesignal.overload.ms": .stringConvertible(ended.durationMs),
+                "lifesignal.refused": .stringConvertible(ended.refused),
             ])
         }
     }

@@ -54,12 +54,38 @@ public enum MetricName {
 }
 
 extension MetricName {
-    /// Every name above: what deploy/'s dashboard and rules may use (DeployFilesTests).
-    public static let all: [String] = [
-        requests, requestDuration, connections, usersLoaded, devicesOnline, storeBacklog, deadlinesPending,
-        storeRetriesPending, eventsWritten, notificationsWritten, commitBatchSize, commitDuration, commitFailures,
-        connectionsAccepted, refusals, connectionsCut, deadlinesFired, pushes, pushBacklog, pushSendDuration,
-        postgresLeasesInUse, postgresPoolSize, postgresLeaseWait, postgresLeaseTimeouts, postgresWorkTimeouts,
-        postgresPoolRenewals, postgresClosedConnectionsLent, notifiesReceived,
+    /// Every name above with its `# HELP` line (MetricHelp); what deploy/'s dashboard and rules may
+    /// use (MonitoringFilesTests).
+    public static let help: [String: String] = [
+        requests: "Answers by op and result (ok or a PROTOCOL error code).",
+        requestDuration: "From the read that brought a request to the write of its answer.",
+        connections: "Open connections by phase.",
+        usersLoaded: "Users in memory.",
+        devicesOnline: "Devices online on this broker.",
+        storeBacklog: "Store submissions not yet completed; at --max-pending-writes requests are answered overloaded.",
+        deadlinesPending: "Check-in deadlines scheduled on this broker.",
+        storeRetriesPending: "Deadlines and loads waiting for the store to come back.",
+        eventsWritten: "Events committed.",
+        notificationsWritten: "Notifications committed.",
+        commitBatchSize: "Writes per group-commit transaction (embedded) or requests per batch (cluster).",
+        commitDuration: "One group commit, fsync included.",
+        commitFailures: "Transactions that failed as a whole.",
+        connectionsAccepted: "Connections accepted.",
+        refusals: "Connections and requests refused, by reason.",
+        connectionsCut: "Connections the broker ended on its own, by reason.",
+        deadlinesFired: "Missed check-ins marked by this broker.",
+        pushes: "Pushes handed to the gateway, by outcome.",
+        pushBacklog: "Pushes waiting to be sent.",
+        pushSendDuration: "One FCM messages:send round trip.",
+        postgresLeasesInUse: "Pooled PostgreSQL connections lent out now.",
+        postgresPoolSize: "Pooled PostgreSQL connections at most.",
+        postgresLeaseWait: "How long a statement waited for a PostgreSQL connection.",
+        postgresLeaseTimeouts: "Statements given up unexecuted: no PostgreSQL connection in time.",
+        postgresWorkTimeouts: "Transactions abandoned at --postgres-timeout, their connection closed.",
+        postgresPoolRenewals: "PostgreSQL connection pools replaced after abandoned work.",
+        postgresClosedConnectionsLent: "PostgreSQL connections lent after their session had ended.",
+        notifiesReceived: "Hints received from the other brokers of the cluster.",
     ]
+
+    public static var all: [String] { help.keys.sorted() }
 }

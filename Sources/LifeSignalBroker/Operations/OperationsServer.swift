@@ -29,7 +29,7 @@ public final class OperationsServer: Sendable {
             var text = registry.emitToString()
             snapshot.requests?.render(into: &text)
             return Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: text)))
+                            body: .init(byteBuffer: ByteBuffer(string: MetricHelp.annotated(text))))
         }
         router.get("healthz") { _, _ in "ok\n" }
         router.get("readyz") { _, _ -> Response in

@@ -101,7 +101,7 @@ package final class FCMSendQueue: Sendable {
         if !dropping.withLock({ flag in defer { flag = true }; return flag }) {
             let limits = state.withLock { $0.limits }
             logger.warning("FCM queue is full; the oldest waiting push of the busiest recipient stays in the store only", metadata: [
-                "lifesignal.fcm.capacity": "\(limits.capacity)", "lifesignal.fcm.per_recipient": "\(limits.perRecipient)",
+                "lifesignal.fcm.capacity": .stringConvertible(limits.capacity), "lifesignal.fcm.per_recipient": .stringConvertible(limits.perRecipient),
             ])
         }
     }

@@ -60,7 +60,7 @@ package struct FCMSender: Sendable {
         case (.answered(.failed(let status, let reason)), _):
             metrics.count(.failed)
             logger.warning("FCM refused a push; giving up", metadata: metadata(message, [
-                "lifesignal.fcm.status": "\(status)", "lifesignal.fcm.reason": "\(reason)",
+                "lifesignal.fcm.status": .stringConvertible(status), "lifesignal.fcm.reason": "\(reason)",
             ]))
         case (_, .retry):
             metrics.count(.retried)
@@ -69,12 +69,12 @@ package struct FCMSender: Sendable {
         case (.noAccessToken(let failure), .gaveUp):
             metrics.count(.authFailed)
             logger.warning("no FCM access token; giving up a push", metadata: metadata(message, [
-                "lifesignal.fcm.attempts": "\(attempts)", "lifesignal.error": "\(failure)",
+                "lifesignal.fcm.attempts": .stringConvertible(attempts), "lifesignal.error": "\(failure)",
             ]))
         case (.answered(.unauthorized), .gaveUp):
             metrics.count(.authFailed)
             logger.warning("FCM refused the access token; giving up a push", metadata: metadata(message, [
-                "lifesignal.fcm.attempts": "\(attempts)",
+                "lifesignal.fcm.attempts": .stringConvertible(attempts),
             ]))
         case (.answered(let outcome), .gaveUp):
             giveUp(message, reason: "\(outcome)", attempts: attempts)
@@ -86,7 +86,7 @@ package struct FCMSender: Sendable {
     private func giveUp(_ message: PushMessage, reason: String, attempts: Int) {
         metrics.count(.failed)
         logger.warning("FCM push failed; giving up", metadata: metadata(message, [
-            "lifesignal.fcm.attempts": "\(attempts)", "lifesignal.error": "\(reason)",
+            "lifesignal.fcm.attempts": .stringConvertible(attempts), "lifesignal.error": "\(reason)",
         ]))
     }
 

@@ -22,6 +22,8 @@ struct BrokerLogTests {
         let starting = try #require(line("starting"), "\(lines)")
         #expect(starting.contains("lifesignal.version="))
         #expect(starting.contains("lifesignal.pid=\(broker.pid)"))
+        // The time as the JSON log and lsclient write it: UTC, to the millisecond.
+        #expect(lines.allSatisfy { $0.prefixMatch(of: #/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z info /#) != nil }, "\(lines)")
         let store = try #require(line("store opened"), "\(lines)")
         if BrokerProcess.onPostgres {
             #expect(store.contains("lifesignal.store=postgresql"))
@@ -99,6 +101,28 @@ struct BrokerLogTests {
     @Test func theSQLiteStoreKeepsEverySecretOutOfATraceLog() throws {
         let broker = try BrokerProcess(arguments: ["--log-level", "trace", "--log-format", "json"])
         try checkNoSecretIsLogged(by: broker, also: [])
+    }
+
+    /// Counts and ports are JSON numbers, the data directory is absolute (the broker was started
+    /// with a relative one).
+    @Test func aJSONLogWritesNumbersAsNumbersAndTheDataDirectoryInFull() throws {
+        let parent = FileManager.default.temporaryDirectory.appendingPathComponent("logs-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: parent) }
+        let broker = try BrokerProcess(arguments: ["--log-format", "json", "--data-dir", "relative-data"],
+                                       workingDirectory: parent)
+        #expect(broker.stop(signal: SIGTERM) == 0)
+        let objects = try #require(broker.output?.lines).compactMap { try? JSONValue.parse(Array($0.utf8)).objectValue }
+        let listening = try #require(objects.first { $0["message"]?.stringValue == "listening" })
+        #expect(listening["lifesignal.port"] == .int(Int64(broker.port)))
+        #expect(listening["lifesignal.connections.max"]?.intValue != nil)
+        #expect(listening["lifesignal.host"]?.stringValue == "127.0.0.1")
+        if !BrokerProcess.onPostgres {
+            #expect(listening["lifesignal.data"]?.stringValue == parent.appendingPathComponent("relative-data").path)
+        }
+        let starting = try #require(objects.first { $0["message"]?.stringValue == "starting" })
+        #expect(starting["lifesignal.pid"] == .int(Int64(broker.pid)))
+        #expect(starting["lifesignal.version"]?.stringValue != nil)
     }
 
     /// The password of the URL too (the throwaway server trusts loopback, so any password is taken).

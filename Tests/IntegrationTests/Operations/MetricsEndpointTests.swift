@@ -102,6 +102,19 @@ struct MetricsEndpointTests {
         #expect(try eventually { try scrape().total(MetricName.devicesOnline) == 2 })
     }
 
+    /// Every family the exposition declares says what it counts, right before its `# TYPE` line.
+    @Test func everyMetricHasItsHelpLine() throws {
+        _ = try Person("Alice", port: broker.port)
+        let lines = try broker.operations("/metrics").body.split(separator: "\n").map(String.init)
+        let types = lines.indices.filter { lines[$0].hasPrefix("# TYPE ") }
+        #expect(types.count >= 15)
+        for index in types {
+            let name = lines[index].split(separator: " ")[2]
+            #expect(index > 0 && lines[index - 1] == "# HELP \(name) \(MetricName.help[String(name)] ?? "?")",
+                    "\(name) has no help line")
+        }
+    }
+
     @Test func healthAndReadiness() throws {
         let health = try broker.operations("/healthz")
         #expect(health.status == 200)

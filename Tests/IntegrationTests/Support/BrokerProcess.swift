@@ -11,6 +11,8 @@ final class BrokerProcess: @unchecked Sendable {
     let fileCreationMask: Int?
     /// Added to the test's environment (`LSBROKER_*` settings).
     let environment: [String: String]
+    /// Where it runs, when not the test's own directory (a relative `--data-dir` is under it).
+    let workingDirectory: URL?
     private(set) var port = 0
     /// The port of the operations endpoint (`--metrics-port`), when it serves one.
     private(set) var metricsPort: Int?
@@ -31,8 +33,10 @@ final class BrokerProcess: @unchecked Sendable {
     static var onPostgres: Bool { ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_ON_POSTGRES"] != nil }
 
     init(arguments: [String] = [], dataDirectory: TemporaryDirectory = TemporaryDirectory("broker"),
-         openFileLimit: Int? = nil, fileCreationMask: Int? = nil, environment: [String: String] = [:]) throws {
+         openFileLimit: Int? = nil, fileCreationMask: Int? = nil, environment: [String: String] = [:],
+         workingDirectory: URL? = nil) throws {
         self.dataDirectory = dataDirectory
+        self.workingDirectory = workingDirectory
         if Self.onPostgres, !arguments.contains("--postgres") {
             let database = try FreshDatabase()
             clusterDatabase = database
@@ -82,6 +86,7 @@ final class BrokerProcess: @unchecked Sendable {
             process.executableURL = Binaries.broker
             process.arguments = arguments
         }
+        if let workingDirectory { process.currentDirectoryURL = workingDirectory }
         if !environment.isEmpty {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         }
@@ -92,9 +97,9 @@ final class BrokerProcess: @unchecked Sendable {
         let output = OutputCollector(pipe.fileHandleForReading)
         self.process = process
         self.output = output
-        // `lifesignal.port=N` in text, `"lifesignal.port":"N"` with --log-format json.
+        // `lifesignal.port=N` in text, `"lifesignal.port":N` with --log-format json.
         guard let line = output.waitForLine({ $0.contains("listening") }),
-              let range = line.range(of: #"lifesignal.port(=|":")\d+"#, options: .regularExpression),
+              let range = line.range(of: #"lifesignal.port(=|":)\d+"#, options: .regularExpression),
               let port = Int(line[range].filter(\.isNumber))
         else {
             stop(signal: SIGKILL)

@@ -4,7 +4,7 @@ import LifeSignalUV
 import Logging
 import Testing
 
-@Suite struct JSONLogHandlerTests {
+@Suite struct LogLineTests {
     /// A logger whose lines are kept, and those lines parsed.
     private final class Captured: Sendable {
         let lines = Locked<[String]>([])
@@ -14,7 +14,8 @@ import Testing
 
         func logger(handlerMetadata: Logger.Metadata = [:], provider: Logger.MetadataProvider? = nil) -> Logger {
             Logger(label: "test.label") { [self] label in
-                var handler = JSONLogHandler(label: label, metadata: handlerMetadata, metadataProvider: provider) { line in
+                var handler = LineLogHandler(label: label, format: .json, metadata: handlerMetadata,
+                                             metadataProvider: provider) { line in
                     self.lines.withLock { $0.append(line) }
                 }
                 handler.logLevel = .trace
@@ -68,7 +69,8 @@ import Testing
         let object = try #require(captured.objects.first)
         #expect(object["list"] == .array([.string("a"), .string("b")]))
         #expect(object["map"]?.objectValue?["deeper"]?.objectValue?["n"]?.stringValue == "1")
-        #expect(object["number"]?.stringValue == "42")
+        #expect(object["number"] == .int(42))
+        #expect(object["list"]?.arrayValue?.first?.stringValue == "a")
     }
 
     /// Later wins: the handler's own < the logger's < the provider's < the call's.
@@ -107,6 +109,17 @@ import Testing
         logger.debug("hidden")
         logger.notice("shown")
         #expect(captured.objects.map { $0["message"]?.stringValue } == ["shown"])
+    }
+
+    /// swift-log's layout with the JSON log's time: UTC, to the millisecond.
+    @Test func aTextLineIsTimeLevelLabelFieldsSourceMessage() {
+        let line = LogLineFormat.text.line(
+            time: 1_764_063_667_123, level: .info, label: "lsbroker", message: "listening", source: "LifeSignalBroker",
+            metadata: ["lifesignal.port": .stringConvertible(7420), "lifesignal.host": "127.0.0.1"])
+        #expect(line == "2025-11-25T09:41:07.123Z info lsbroker: lifesignal.host=127.0.0.1 lifesignal.port=7420 "
+            + "[LifeSignalBroker] listening\n")
+        let bare = LogLineFormat.text.line(time: 0, level: .notice, label: "x", message: "m", source: "S", metadata: [:])
+        #expect(bare == "1970-01-01T00:00:00.000Z notice x: [S] m\n")
     }
 
     @Test(arguments: [
