@@ -134,11 +134,11 @@ package struct LoadReport {
         if let latency {
             let label = latencyLabel ?? (deliveries == nil ? "latency" : "end-to-end latency (from intended send)")
             rows += [
-                ("\(label) p50", "\(NumberFormat.grouped(latency.p50)) µs"),
-                ("\(label) p90", "\(NumberFormat.grouped(latency.p90)) µs"),
-                ("\(label) p99", "\(NumberFormat.grouped(latency.p99)) µs"),
-                ("\(label) p99.9", "\(NumberFormat.grouped(latency.p999)) µs"),
-                ("\(label) max", "\(NumberFormat.grouped(latency.max)) µs"),
+                ("\(label) p50", NumberFormat.latency(microseconds: latency.p50)),
+                ("\(label) p90", NumberFormat.latency(microseconds: latency.p90)),
+                ("\(label) p99", NumberFormat.latency(microseconds: latency.p99)),
+                ("\(label) p99.9", NumberFormat.latency(microseconds: latency.p999)),
+                ("\(label) max", NumberFormat.latency(microseconds: latency.max)),
             ]
         }
         rows += figures.map { ($0.label, $0.text) }

@@ -348,7 +348,7 @@ package final class LoadRun: LoadDeviceDelegate {
                 text += ", \(NumberFormat.grouped(Int((seconds > 0 ? delivered / seconds : 0).rounded()))) delivered/s"
             }
             if phase != .warmingUp && stats.latencyUs.totalCount > 0 {
-                text += ", p99 \(NumberFormat.grouped(stats.latencyUs.valueAtPercentile(99))) µs"
+                text += ", p99 " + NumberFormat.latency(microseconds: stats.latencyUs.valueAtPercentile(99))
             }
             text += ", errors \(NumberFormat.grouped(stats.errorCount))"
             text += ", disconnects \(NumberFormat.grouped(stats.disconnects))"

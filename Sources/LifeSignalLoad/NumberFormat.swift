@@ -1,4 +1,4 @@
-/// Numbers for people, without Foundation: "1,234,567" and "12.35".
+/// Numbers for people, without Foundation: "1,234,567", "12.35" and "12.35 ms".
 package enum NumberFormat {
     package static func grouped<T: BinaryInteger>(_ value: T) -> String {
         let digits = String(value.magnitude)
@@ -23,6 +23,13 @@ package enum NumberFormat {
             text += "." + String(repeating: "0", count: digits - fraction.count) + fraction
         }
         return text
+    }
+
+    /// A latency in the unit that suits it: "850 µs", "12.35 ms", "2.10 s".
+    package static func latency<T: BinaryInteger>(microseconds: T) -> String {
+        if microseconds < 1_000 { return "\(microseconds) µs" }
+        if microseconds < 1_000_000 { return fixed(Double(microseconds) / 1e3, 2) + " ms" }
+        return fixed(Double(microseconds) / 1e6, 2) + " s"
     }
 
     /// Rounded to `digits` decimals, as a JSON number.

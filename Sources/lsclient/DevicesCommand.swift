@@ -11,7 +11,7 @@ struct DevicesCommand: AsyncParsableCommand {
     func run() async throws {
         try await OneShot.run(globals) { client, _ in
             let devices = try await client.listDevices()
-            let text = devices.isEmpty ? "no devices" : devices.map(Readable.device).joined(separator: "\n")
+            let text = devices.isEmpty ? "no devices" : Readable.devices(devices).joined(separator: "\n")
             return CommandResult(fields: Reply.devices(devices).fields, text: text)
         }
     }

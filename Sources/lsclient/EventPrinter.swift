@@ -45,7 +45,7 @@ struct EventPrinter {
             try? state?.apply(seq: seq, name: name, data: data)
             let line = eventLine(name: name, data: data, before: before)
             let news = isCatchingUp ? Self.missedMark(at: Self.time(ofEvent: name, data: data)) + line : line
-            return [Style.dim("#\(seq) \(Readable.preciseClockTime(clock.nowMs))") + "  " + news]
+            return [Style.dim("#\(seq) \(Readable.clockTime(clock.nowMs))") + "  " + news]
         case .disconnected(let error, let willReconnect):
             isCatchingUp = true
             return [ConnectionLines.disconnected(error, willReconnect: willReconnect, nowMs: clock.nowMs)]

@@ -5,7 +5,7 @@ import Darwin
 #endif
 
 /// Durations and times for people: intervals as lsclient accepts them back (`CheckInInterval`),
-/// times in UTC so that every device and the broker's logs agree.
+/// times in UTC to the millisecond, so that every device and the broker's logs agree and read alike.
 extension Readable {
     /// In the largest unit that divides it: "1d", "2h", "90m", "45s".
     static func duration(seconds: Int64) -> String {
@@ -15,24 +15,17 @@ extension Readable {
         return "\(seconds)s"
     }
 
-    /// UTC, to the second: "2025-11-22 05:13:20Z".
+    /// UTC, to the millisecond like the broker's log: "2025-11-22 05:13:20.621Z".
     static func time(_ milliseconds: Int64) -> String {
         guard let parts = utc(milliseconds) else { return "\(milliseconds)" }
         return "\(date(parts)) " + clockTime(milliseconds)
     }
 
-    /// UTC, the time of day only: "05:13:20Z".
+    /// UTC, the time of day only: "05:13:20.621Z".
     static func clockTime(_ milliseconds: Int64) -> String {
         guard let parts = utc(milliseconds) else { return "\(milliseconds)" }
-        return "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec))Z"
-    }
-
-    /// UTC, the time of day to the millisecond: "05:13:20.621Z".
-    static func preciseClockTime(_ milliseconds: Int64) -> String {
-        let time = clockTime(milliseconds)
-        guard time.hasSuffix("Z") else { return time }
-        let fraction = String(milliseconds % 1_000 + 1_000).dropFirst()
-        return time.dropLast() + "." + fraction + "Z"
+        let fraction = String((milliseconds % 1_000 + 1_000) % 1_000 + 1_000).dropFirst()
+        return "\(pad(parts.tm_hour)):\(pad(parts.tm_min)):\(pad(parts.tm_sec)).\(fraction)Z"
     }
 
     /// UTC: "2025-11-22".

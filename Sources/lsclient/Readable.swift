@@ -1,5 +1,6 @@
 import LifeSignalClient
 import LifeSignalProtocol
+import LifeSignalVersion
 
 /// Text for people (the default output).
 enum Readable {
@@ -73,12 +74,13 @@ enum Readable {
             + "(\(clock.ago(notification.timestamp)))"
     }
 
-    static func device(_ device: DeviceInfo) -> String {
-        var parts = [device.device, device.online ? "online" : "offline"]
-        if let platform = device.platform { parts.append(platform) }
-        parts.append(device.hasToken ? "push token" : "no push token")
-        if let seen = device.lastSeenAt { parts.append("last seen \(time(seen))") }
-        return parts.joined(separator: "  ")
+    /// One line per device, in aligned columns: `phone   online   ios  push token  last seen …`.
+    static func devices(_ devices: [DeviceInfo]) -> [String] {
+        TextColumns.aligned(devices.map { device in
+            [device.device, device.online ? "online" : "offline", device.platform ?? "-",
+             device.hasToken ? "push token" : "no push token",
+             device.lastSeenAt.map { "last seen \(time($0))" } ?? ""]
+        })
     }
 
     static func state(_ state: DeviceState, clock: RelativeTime) -> String {

@@ -38,7 +38,8 @@ struct RelativeTime {
     /// How far ahead `milliseconds` is: "in 22h", or "3m overdue" once it has passed.
     func until(_ milliseconds: Int64) -> String {
         let remaining = milliseconds - nowMs
-        if remaining >= 0 && remaining < 1_000 { return "now" }
+        // Within the second either way it is "now", never "in 0s" or "0s overdue".
+        if remaining > -1_000 && remaining < 1_000 { return "now" }
         // Rounded: a deadline a day away, read a few milliseconds later, is still "in 1d", not "in 23h".
         return remaining > 0
             ? "in " + Self.span(remaining, rounded: true) : Self.span(-remaining, rounded: true) + " overdue"

@@ -23,7 +23,7 @@ struct WatchMissedMarkTests {
         // Each event line starts with its seq and when it arrived (issue 26).
         let seqAndTime = #"^#\d+ \d\d:\d\d:\d\d\.\d{3}Z  "#
         let replayed = try #require(watch.output.lines.first { $0.contains("Contact Added — Bob added you.") })
-        #expect(replayed.range(of: seqAndTime + #"\[missed \d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ\] ● added  "#,
+        #expect(replayed.range(of: seqAndTime + #"\[missed \d{4}-\d\d-\d\d \d\d:\d\d:\d\d\.\d{3}Z\] ● added  "#,
                                options: .regularExpression) != nil, "\(replayed)")
         // An event that does not say when it happened is marked all the same.
         let contact = try #require(watch.output.lines.first { $0.contains("contact added: Bob") })

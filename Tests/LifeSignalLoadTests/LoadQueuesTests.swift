@@ -38,4 +38,11 @@ import Testing
     func roundsToFixedDecimals(value: Double, digits: Int, text: String) {
         #expect(NumberFormat.fixed(value, digits) == text)
     }
+
+    /// Latencies in the unit that suits them: microseconds below one, milliseconds up to a second.
+    @Test(arguments: [(0, "0 µs"), (850, "850 µs"), (999, "999 µs"), (1_000, "1.00 ms"), (12_345, "12.35 ms"),
+                      (999_994, "999.99 ms"), (2_100_000, "2.10 s")] as [(Int64, String)])
+    func latenciesInTheirUnit(microseconds: Int64, text: String) {
+        #expect(NumberFormat.latency(microseconds: microseconds) == text)
+    }
 }

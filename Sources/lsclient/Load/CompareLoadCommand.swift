@@ -79,6 +79,8 @@ enum LoadComparison {
 
         private func text(_ value: Double?) -> String {
             guard let value else { return "—" }
+            // Milliseconds and more read better in their own unit.
+            if figure.unit == "µs" && value >= 1_000 { return NumberFormat.latency(microseconds: Int64(value.rounded())) }
             let number = value == value.rounded() && abs(value) < 1e15
                 ? NumberFormat.grouped(Int64(value)) : NumberFormat.fixed(value, 2)
             return figure.unit.isEmpty ? number : number + " " + figure.unit
