@@ -32,13 +32,9 @@ public final class ClusterPushLog {
         try select(userID: userID, after: position, newestFirst: false, limit: limit)
     }
 
-    /// The user whose id is `query`, else every user whose name is `query` in any case; oldest first.
-    public func usersNamed(_ query: String) throws -> [(id: String, name: String)] {
-        let all = try rows("SELECT id, name FROM users WHERE id = \(query) OR lower(name) = lower(\(query)) ORDER BY created_at, id") {
-            try $0.decode((String, String).self)
-        }
-        if let exact = all.first(where: { $0.0 == query }) { return [exact] }
-        return all.filter { $0.1.lowercased() == query.lowercased() }
+    /// Every user, oldest first.
+    public func everyUser() throws -> [(id: String, name: String)] {
+        try rows("SELECT id, name FROM users ORDER BY created_at, id") { try $0.decode((String, String).self) }
     }
 
     public func name(of id: String) throws -> String? {

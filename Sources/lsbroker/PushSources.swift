@@ -10,16 +10,25 @@ protocol PushRecords {
 
 /// Users' ids and names, so that an operator can say "Bob" where the store says `u_…`.
 protocol UserNames {
-    /// The user whose id is `query`, else every user of that name in any case; oldest first.
-    func users(matching query: String) throws -> [UserDirectory.User]
+    /// Every user, oldest first.
+    func allUsers() throws -> [UserDirectory.User]
+    /// nil for an id the store does not know.
     func name(of id: String) throws -> String?
+}
+
+extension UserNames {
+    /// The users `query` means (UserSearch); the id is looked up first, without reading every user.
+    func users(matching query: String) throws -> UserSearch.Found {
+        if let name = try name(of: query) { return UserSearch.Found(matches: [UserDirectory.User(id: query, name: name)]) }
+        return UserSearch.find(query, among: try allUsers())
+    }
 }
 
 extension PushLog: PushRecords {}
 extension UserDirectory: UserNames {}
 
 extension ClusterPushLog: PushRecords, UserNames {
-    func users(matching query: String) throws -> [UserDirectory.User] {
-        try usersNamed(query).map { UserDirectory.User(id: $0.id, name: $0.name) }
+    func allUsers() throws -> [UserDirectory.User] {
+        try everyUser().map { UserDirectory.User(id: $0.id, name: $0.name) }
     }
 }

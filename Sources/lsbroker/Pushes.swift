@@ -73,15 +73,13 @@ struct Pushes: ParsableCommand {
 
     /// The ids `--user` means; several users of one name are all meant, and listed on stderr.
     private static func resolve(_ query: String, in users: any UserNames, store: String) throws -> [String] {
-        let matches = try users.users(matching: query)
-        guard !matches.isEmpty else {
-            throw CommandFailure(code: "not_found", message: "no user has the id or name '\(query)' in \(store)")
-        }
+        let found = try users.users(matching: query)
+        let matches = found.matches
+        guard !matches.isEmpty else { throw UserSearch.notFound(query, nearby: found.nearby, in: store) }
         if matches.count > 1 {
-            let list = matches.map(\.id).joined(separator: ", ")
+            let list = matches.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
             FileHandle.standardError.write(Data(
-                "note: \(matches.count) users are named '\(matches[0].name)' (\(list)); showing the pushes of all of them\n"
-                    .utf8))
+                "note: \(matches.count) users match '\(query)': \(list); showing the pushes of all of them\n".utf8))
         }
         return matches.map(\.id)
     }

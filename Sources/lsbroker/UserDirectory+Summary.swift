@@ -4,7 +4,7 @@ import LifeSignalEngine
 
 extension UserDirectory {
     /// `lsbroker users --data-dir`: one user's summary, or nil for an id the store does not know.
-    /// Online state is unknown here: only the running broker knows (`OnlineDevicesClient`).
+    /// Online state is unknown here: only the running broker knows (`RunningBroker`).
     func summary(of userID: String) throws -> UserSummary? {
         try queue.read { db in
             guard let user = try Row.fetchOne(db, sql: "SELECT name, created_at FROM users WHERE id = ?",

@@ -23,22 +23,12 @@ final class UserDirectory {
         queue = try DatabaseQueue(path: path, configuration: configuration)
     }
 
-    /// The user whose id is `query`, else every user whose name is `query` in any case (as lsclient
-    /// finds contacts); oldest first.
-    func users(matching query: String) throws -> [User] {
+    /// Every user, oldest first. Names are not indexed: `lsbroker users` finds them by part.
+    func allUsers() throws -> [User] {
         try queue.read { db in
-            if let name = try String.fetchOne(db, sql: "SELECT name FROM users WHERE id = ?", arguments: [query]) {
-                return [User(id: query, name: name)]
+            try Row.fetchAll(db, sql: "SELECT id, name FROM users ORDER BY created_at, id").map {
+                User(id: $0["id"], name: $0["name"])
             }
-            // Compared here, not by SQLite, whose NOCASE folds only ASCII; names are not indexed anyway.
-            let wanted = query.lowercased()
-            var matches: [User] = []
-            let rows = try Row.fetchCursor(db, sql: "SELECT id, name FROM users ORDER BY created_at, id")
-            while let row = try rows.next() {
-                let name: String = row["name"]
-                if name.lowercased() == wanted { matches.append(User(id: row["id"], name: name)) }
-            }
-            return matches
         }
     }
 

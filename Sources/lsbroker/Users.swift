@@ -12,7 +12,9 @@ struct Users: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Show users found by id or name: contacts, notifications and devices.",
         discussion: """
-            QUERY is a user id, or a name in any case (every user of that name is shown, oldest first). \
+            QUERY is a user id, or a name in any case (every user of that name is shown, oldest first), \
+            else a part of a name or the start of an id: every user whose name holds it. When none does, \
+            the names near it are suggested. \
             For each: id, name, creation time, event head (seq), responders and dependents, notifications \
             and unread ones, and every stored device: platform, whether it has a push token (never the \
             token), last seen, online. Online comes from the cluster's presence table with --postgres; the \
@@ -21,7 +23,7 @@ struct Users: ParsableCommand {
             error, exit status 1.
             """)
 
-    @Argument(help: "A user id, or a name (any case).")
+    @Argument(help: "A user id, a name (any case), or part of one.")
     var query: String
     @Option(
         name: .customLong("data-dir"),
@@ -36,6 +38,11 @@ struct Users: ParsableCommand {
         which devices are online.
         """)
     var metricsURL: String?
+    @Option(name: .customLong("remove-token"), help: ArgumentHelp("""
+        Remove this device's push token (its name as `devices` lists it) through the running broker \
+        given by --metrics-url, as device.unregister would, then show the user.
+        """, valueName: "DEVICE"))
+    var removeTokenOf: String?
     @Flag(help: "One JSON object per user per line.")
     var json = false
 
@@ -43,10 +50,14 @@ struct Users: ParsableCommand {
         let environment = Environment(ProcessInfo.processInfo.environment)
         let users: any UserSummaries
         let store: String
-        if let url = try environment.resolve(postgres, "POSTGRES") {
+        let clusterURL = try environment.resolve(postgres, "POSTGRES")
+        if let url = clusterURL {
             // The presence table says who is online; a broker's own answer would be one broker's.
-            guard metricsURL == nil else {
-                throw ValidationError("--metrics-url is for the embedded store; with --postgres the presence table says who is online")
+            guard metricsURL == nil || removeTokenOf != nil else {
+                throw ValidationError("""
+                    --metrics-url is for the embedded store, or --remove-token; with --postgres the presence table \
+                    says who is online
+                    """)
             }
             (users, store) = (try ClusterPushLog(url: url, logger: Logger(label: "lsbroker-users")), "the cluster's PostgreSQL")
         } else {
@@ -58,20 +69,39 @@ struct Users: ParsableCommand {
             }
             (users, store) = (try UserDirectory(directory: directory), directory)
         }
-        let matches = try users.users(matching: query)
-        guard !matches.isEmpty else {
-            throw CommandFailure(code: "not_found", message: "no user has the id or name '\(query)' in \(store)")
-        }
-        var summaries = try matches.compactMap { try users.summary(of: $0.id) }
-        if let metricsURL { summaries = summaries.map { Self.withOnlineState($0, from: OnlineDevicesClient(baseURL: metricsURL)) } }
+        let found = try users.users(matching: query)
+        guard !found.matches.isEmpty else { throw UserSearch.notFound(query, nearby: found.nearby, in: store) }
+        if let deviceID = removeTokenOf { try removeToken(of: deviceID, found.matches) }
+        var summaries = try found.matches.compactMap { try users.summary(of: $0.id) }
+        if let metricsURL, clusterURL == nil { summaries = summaries.map { Self.withOnlineState($0, from: RunningBroker(baseURL: metricsURL)) } }
         let text = json
             ? summaries.map { $0.jsonLine + "\n" }.joined()
             : summaries.map(\.readableText).joined(separator: "\n")
         FileHandle.standardOutput.write(Data(text.utf8))
     }
 
+    /// The token goes through the running broker, which holds loaded users' tokens in memory: a
+    /// change behind its back in the store would be pushed to again.
+    private func removeToken(of deviceID: String, _ users: [UserDirectory.User]) throws {
+        guard let metricsURL else {
+            throw ValidationError("--remove-token goes through the running broker: give its --metrics-url")
+        }
+        guard users.count == 1, let user = users.first else {
+            let list = users.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
+            throw CommandFailure(code: "failed", message: "'\(query)' matches \(users.count) users: \(list); give the id")
+        }
+        let result = try RunningBroker(baseURL: metricsURL).removePushToken(of: user.id, device: deviceID)
+        let line = switch result {
+        case "removed": "removed the push token of \(user.name)'s device '\(deviceID)'"
+        case "no_token": "\(user.name)'s device '\(deviceID)' has no push token"
+        case "unknown_device": throw CommandFailure(code: "not_found", message: "\(user.name) has no device '\(deviceID)'")
+        default: throw CommandFailure(code: "not_found", message: "the broker at \(metricsURL) does not know \(user.id)")
+        }
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
     /// The broker's answer for each device; unknown (and a note on stderr) when it cannot be asked.
-    private static func withOnlineState(_ summary: UserSummary, from client: OnlineDevicesClient) -> UserSummary {
+    private static func withOnlineState(_ summary: UserSummary, from client: RunningBroker) -> UserSummary {
         var summary = summary
         do {
             let online = try client.onlineDevices(of: summary.id)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import LifeSignalVersion
 
 /// A mistyped command named as such, with the nearest one suggested (`lsclient chekin`: "unknown
 /// command 'chekin'; did you mean 'checkin'?"), where ArgumentParser would complain about the
@@ -20,33 +21,12 @@ enum CommandSuggestion {
             guard let index = names.firstIndex(of: argument) else {
                 let place = path.isEmpty ? "" : " of '\(path.joined(separator: " "))'"
                 var message = "unknown command '\(argument)'\(place)"
-                if let nearest = nearest(to: argument, among: names) { message += "; did you mean '\(nearest)'?" }
+                if let nearest = EditDistance.nearest(to: argument, among: names) { message += "; did you mean '\(nearest)'?" }
                 return message + " (lsclient \(path.joined(separator: " "))\(path.isEmpty ? "" : " ")--help lists them)"
             }
             command = subcommands[index]
             path.append(argument)
         }
         return nil
-    }
-
-    /// The name at the smallest edit distance from `word`, if it is close enough to be a typo.
-    static func nearest(to word: String, among names: [String]) -> String? {
-        let scored = names.map { ($0, distance(word, $0)) }.min { $0.1 < $1.1 }
-        guard let (name, score) = scored, score <= max(1, min(2, word.count / 3)) else { return nil }
-        return name
-    }
-
-    /// Levenshtein distance: insertions, deletions and substitutions.
-    static func distance(_ a: String, _ b: String) -> Int {
-        let (a, b) = (Array(a), Array(b))
-        var previous = Array(0...b.count)
-        for (i, x) in a.enumerated() {
-            var current = [i + 1]
-            for (j, y) in b.enumerated() {
-                current.append(min(previous[j + 1] + 1, current[j] + 1, previous[j] + (x == y ? 0 : 1)))
-            }
-            previous = current
-        }
-        return previous[b.count]
     }
 }

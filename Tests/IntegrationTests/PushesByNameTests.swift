@@ -60,7 +60,7 @@ struct PushesByNameTests {
         #expect(lines.count == 2)
         #expect(lines.first?.contains("Carol (\(first))") == true)
         #expect(lines.last?.contains("Carol (\(second))") == true)
-        #expect(listed.stderr.contains("2 users are named 'Carol' (\(first), \(second))"), "\(listed.stderr)")
+        #expect(listed.stderr.contains("2 users match 'carol': Carol (\(first)), Carol (\(second))"), "\(listed.stderr)")
     }
 
     @Test func noSuchUserIsAnErrorThatSaysSo() throws {

@@ -103,6 +103,54 @@ struct UsersCommandTests {
         #expect(ids == [first.id, second.id])
     }
 
+    /// A part of a name finds every user whose name holds it; a near miss is suggested.
+    @Test func aPartOfANameFindsAndANearMissIsSuggested() throws {
+        let broker = try BrokerProcess()
+        let alice = try Person("Alice Smith", port: broker.port)
+        let natalia = try Person("Natalia", port: broker.port)
+        _ = try Person("Bob", port: broker.port)
+        let store = ["--data-dir", broker.dataDirectory.path]
+
+        let part = try users(store, ["--json", "ali"])
+        #expect(part.status == 0, "\(part.stderr)")
+        let ids = part.stdout.split(separator: "\n").compactMap { JSONLine.parse(String($0))?.string(at: "id") }
+        #expect(ids == [alice.id, natalia.id])
+        let prefix = try users(store, ["--json", String(alice.id.prefix(8))])
+        #expect(prefix.stdout.contains(alice.id), "\(prefix.stdout)")
+
+        let typo = try users(store, ["smiht"])
+        #expect(typo.status == 1)
+        #expect(typo.stderr.contains("did you mean Alice Smith (\(alice.id))?"), "\(typo.stderr)")
+        let faraway = try users(store, ["zzzzzz"])
+        #expect(faraway.status == 1 && !faraway.stderr.contains("did you mean"), "\(faraway.stderr)")
+    }
+
+    /// Through the running broker: its own memory forgets the token (devices.list, which the
+    /// embedded broker answers from memory, says so), then the store.
+    @Test func aDevicesPushTokenIsRemovedThroughTheRunningBroker() throws {
+        let broker = try BrokerProcess(arguments: ["--metrics-port", "0"])
+        let traffic = try Traffic(port: broker.port)
+        let remote = ["--metrics-url", "http://127.0.0.1:\(try #require(broker.metricsPort))"]
+        let store = ["--data-dir", broker.dataDirectory.path]
+        try checkTokenRemoval(store: store, remote: remote, traffic: traffic)
+        #expect(try users(store, ["--remove-token", "device-0", "Alice"]).status == 64, "no --metrics-url")
+    }
+
+    private func checkTokenRemoval(store: [String], remote: [String], traffic: Traffic) throws {
+        let removed = try users(store + remote, ["--json", "--remove-token", "device-0", "alice"])
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stderr.contains("removed the push token of Alice's device 'device-0'"), "\(removed.stderr)")
+        let alice = try #require(JSONLine.parse(removed.stdout.trimmingCharacters(in: .newlines)))
+        #expect(deviceObjects(of: alice).map { $0.bool(at: "hasToken") } == [false, false])
+        let listed = traffic.alice.ok(Op.devicesList)["devices"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        #expect(listed.map { $0["hasToken"] } == [.bool(false), .bool(false)], "\(listed)")
+
+        let again = try users(store + remote, ["--remove-token", "device-0", "alice"])
+        #expect(again.status == 0 && again.stderr.contains("has no push token"), "\(again.stderr)")
+        let unknown = try users(store + remote, ["--remove-token", "tablet", "alice"])
+        #expect(unknown.status == 1 && unknown.stderr.contains("Alice has no device 'tablet'"), "\(unknown.stderr)")
+    }
+
     /// The presence table says which broker holds each device.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_POSTGRES"] != nil))
     func aClusterShowsCountsDevicesAndTheBrokerHoldingEach() throws {
@@ -124,6 +172,15 @@ struct UsersCommandTests {
         #expect(text.stdout.contains("  yes (cluster-1)"), "\(text.stdout)")
         #expect(try users(store, ["nobody"]).status == 1)
         #expect(try users(store + ["--metrics-url", "http://127.0.0.1:1"], ["Alice"]).status == 64)
+    }
+
+    /// Any broker of the cluster takes the removal; the token goes from PostgreSQL.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["LIFESIGNAL_TEST_POSTGRES"] != nil))
+    func aClusterDevicesPushTokenIsRemovedThroughAnyBroker() throws {
+        let cluster = try TestCluster(brokers: 2, arguments: ["--metrics-port", "0"])
+        let traffic = try Traffic(port: cluster.ports[0])
+        let remote = ["--metrics-url", "http://127.0.0.1:\(try #require(cluster.brokers[1].metricsPort))"]
+        try checkTokenRemoval(store: ["--postgres", cluster.databaseURL], remote: remote, traffic: traffic)
     }
 
     private func deviceObjects(of user: JSONObject) -> [JSONObject] {

@@ -9,7 +9,9 @@ import ServiceLifecycle
 
 /// The broker's HTTP endpoint for operators (`--metrics-port`): `/metrics` (Prometheus text),
 /// `/healthz` (the process answers), `/readyz` (accepting and the store answers) and
-/// `/v1/users/{id}/online` (which devices of a user are online here, for `lsbroker users`).
+/// `/v1/users/{id}/online` (which devices of a user are online here, for `lsbroker users`), and
+/// `DELETE /v1/users/{id}/devices/{device}/push-token` (`lsbroker users --remove-token`, from this
+/// machine only).
 /// Hummingbird on NIO's threads; every answer about the broker is read on its loop.
 public final class OperationsServer: Sendable {
     public let port: Int
@@ -18,7 +20,7 @@ public final class OperationsServer: Sendable {
     /// Binds and starts serving; throws when it cannot bind. Blocks until then (start-up only).
     public static func start(host: String, port: Int, broker: Broker, registry: PrometheusCollectorRegistry,
                              logger: Logger) throws -> OperationsServer {
-        let router = Router()
+        let router = Router(context: OperationsRequestContext.self)
         // The broker's loop has shut down and the server is about to: an answer, not a wait.
         let stopping = Response(status: .serviceUnavailable, headers: [.contentType: "text/plain; charset=utf-8"],
                                 body: .init(byteBuffer: ByteBuffer(string: "stopping\n")))
@@ -44,6 +46,31 @@ public final class OperationsServer: Sendable {
             let body: JSONValue = ["user": .string(userID), "devices": .array(devices.map { .string($0) })]
             return Response(status: .ok, headers: [.contentType: "application/json"],
                             body: .init(byteBuffer: ByteBuffer(bytes: body.serialized())))
+        }
+        router.delete("v1/users/:id/devices/:device/push-token") { _, context -> Response in
+            let (userID, deviceID) = (try context.parameters.require("id"), try context.parameters.require("device"))
+            func answer(_ status: HTTPResponse.Status, _ result: String) -> Response {
+                let body: JSONValue = ["user": .string(userID), "device": .string(deviceID), "result": .string(result)]
+                return Response(status: status, headers: [.contentType: "application/json"],
+                                body: .init(byteBuffer: ByteBuffer(bytes: body.serialized())))
+            }
+            // No authentication here: a change is taken only from this machine (SECURITY.md).
+            guard context.isFromThisMachine else { return answer(.forbidden, "not_from_this_machine") }
+            do {
+                switch try await broker.removePushToken(userID: userID, deviceID: deviceID) {
+                case .removed: return answer(.ok, "removed")
+                case .noToken: return answer(.ok, "no_token")
+                case .unknownDevice: return answer(.notFound, "unknown_device")
+                case .unknownUser: return answer(.notFound, "unknown_user")
+                }
+            } catch is LoopStopped {
+                return stopping
+            } catch {
+                logger.warning("push token not removed", metadata: [
+                    "lifesignal.user": "\(userID)", "lifesignal.device": "\(deviceID)", "lifesignal.error": "\(error)",
+                ])
+                return answer(.serviceUnavailable, "store_unavailable")
+            }
         }
         let bound = Locked<Result<Int, any Error>?>(nil)
         let ready = DispatchSemaphore(value: 0)

@@ -30,7 +30,7 @@ extension Broker {
         withSession(push.userID) { [logger] lookup in
             switch lookup {
             case .success(let session?):
-                session.onLoop { $0.dropRejectedPushToken(push.token, deviceID: push.deviceID) }
+                session.onLoop { $0.removePushToken(deviceID: push.deviceID, ifToken: push.token) }
             case .success(nil):
                 break  // the user is gone, and their devices with them
             case .failure(let error):

@@ -35,14 +35,17 @@ extension UserSession {
     /// `isBookkeeping`: the mutation only records when a device was seen (and a device new to the
     /// store): if it fails, as on a full disk, memory is ahead of the store in nothing that
     /// matters, so the user is not made stale and their devices stay connected to read.
+    /// `committed`, when given, is told the outcome once the store has answered (an operator's
+    /// request, answered only once it holds).
     func commit(
         _ mutation: Mutation, thenReply reply: [UInt8]? = nil, rid: Int64? = nil, to connection: ClientConnection? = nil,
-        isBookkeeping: Bool = false
+        isBookkeeping: Bool = false, committed: (@Sendable (Result<Void, any Error>) -> Void)? = nil
     ) {
         let ticket = reply == nil ? nil : connection?.reserveResponse()
         // Each touched session counted this commit when it joined it, and waits for it to end.
         guard !mutation.changes.isEmpty || !mutation.touched.isEmpty else {
             if let ticket, let reply { connection?.complete(ticket, with: reply) }
+            committed?(.success(()))
             return
         }
         let settlements = Self.settlements(of: mutation)
@@ -63,6 +66,7 @@ extension UserSession {
                 }
                 if let ticket, let reply { connection?.complete(ticket, with: reply) }
                 broker.pushOutbox.deliver(pushes)
+                committed?(.success(()))
             case .failure(let error):
                 broker.logStoreFailure("store write failed", ["lifesignal.error": "\(error)"])
                 if let ticket {
@@ -74,6 +78,7 @@ extension UserSession {
                         session.commitFinished()
                     }
                 }
+                committed?(.failure(error))
             }
         }) }
     }

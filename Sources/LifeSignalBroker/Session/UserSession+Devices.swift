@@ -32,17 +32,31 @@ extension UserSession {
 }
 
 extension UserSession {
-    /// The push service rejected `token`: the device loses it, as by `device.unregister`, but
-    /// only while it still holds that very token (it may have registered a new one meanwhile).
-    func dropRejectedPushToken(_ token: String, deviceID: String) {
+    /// The device loses its push token, as by `device.unregister`: a token the push service
+    /// rejected (`ifToken`: only while the device still holds that very token; it may have
+    /// registered a new one meanwhile), or any token, at an operator's request (`lsbroker users
+    /// --remove-token`). `done` hears whether the device is known, once the store holds the change.
+    func removePushToken(deviceID: String, ifToken token: String?,
+                         done: (@Sendable (Result<PushTokenRemoval, any Error>) -> Void)? = nil) {
         pin()
         defer { unpin() }  // a user loaded only for this is unloaded again afterwards
-        guard !isStale, let record = devices[deviceID], record.pushToken == token else { return }
-        broker.onLoop { $0.releasePushToken(token, from: record.key) }
+        guard !isStale else { done?(.failure(ProtocolError(.overloaded, "the user is being reloaded"))); return }
+        guard let record = devices[deviceID] else { done?(.success(.unknownDevice)); return }
+        guard let held = record.pushToken, token == nil || held == token else { done?(.success(.noToken)); return }
+        broker.onLoop { $0.releasePushToken(held, from: record.key) }
         devices[deviceID] = PushTokenChange.unregister.applied(to: record)
         var mutation = Mutation(now: WallClock.nowMs())
-        mutation.changes.append(.clearPushToken(record.key, ifToken: token))
+        mutation.changes.append(.clearPushToken(record.key, ifToken: held))
         join(&mutation)
-        commit(mutation)
+        guard let done else { return commit(mutation) }
+        commit(mutation, committed: { result in done(result.map { PushTokenRemoval.removed }) })
     }
+}
+
+/// What became of a request to remove a device's push token.
+public enum PushTokenRemoval: Sendable, Equatable {
+    case removed
+    case noToken
+    case unknownDevice
+    case unknownUser
 }

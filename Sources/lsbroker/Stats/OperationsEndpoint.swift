@@ -24,20 +24,29 @@ struct OperationsEndpoint {
 
     /// GETs `path`; throws unless the broker answers 200 within `timeout`.
     func get(_ path: String, timeout: TimeAmount = .seconds(5)) throws -> String {
+        let (status, body) = try send(.get, path, timeout: timeout)
+        guard status == 200 else { throw Failure(description: "\(baseURL)\(path) answered \(status): \(body)") }
+        return body
+    }
+
+    enum Method { case get, delete }
+
+    /// Sends `method` to `path`: the status and the body, whatever the status.
+    func send(_ method: Method, _ path: String, timeout: TimeAmount = .seconds(5)) throws -> (status: UInt, body: String) {
         let url = baseURL + path
         return try waitFor {
-            let response: HTTPClientResponse
-            let body: ByteBuffer
+            var request = HTTPClientRequest(url: url)
+            switch method {
+            case .get: request.method = .GET
+            case .delete: request.method = .DELETE
+            }
             do {
-                response = try await Self.client.execute(HTTPClientRequest(url: url), timeout: timeout)
-                body = try await response.body.collect(upTo: 64 * 1024 * 1024)
+                let response = try await Self.client.execute(request, timeout: timeout)
+                let body = try await response.body.collect(upTo: 64 * 1024 * 1024)
+                return (response.status.code, String(buffer: body))
             } catch {
                 throw Failure(description: "cannot read \(url): \(error)")
             }
-            guard response.status == .ok else {
-                throw Failure(description: "\(url) answered \(response.status.code): \(String(buffer: body))")
-            }
-            return String(buffer: body)
         }
     }
 }
