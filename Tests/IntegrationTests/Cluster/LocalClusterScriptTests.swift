@@ -14,6 +14,13 @@ struct LocalClusterScriptTests {
         let list = try #require(started.output.split(separator: "\n").last { $0.hasPrefix("LSCLIENT_BROKER=") })
         let addresses = String(list.dropFirst("LSCLIENT_BROKER=".count))
         #expect(addresses == "127.0.0.1:\(base),127.0.0.1:\(base + 1)")
+        // Each broker its own operations endpoint, BASE_PORT + 1000 upwards.
+        for index in 0..<2 {
+            let metrics = "http://127.0.0.1:\(base + 1_000 + index)"
+            #expect(started.output.contains("127.0.0.1:\(base + index) metrics \(metrics)\n"), "\(started.output)")
+            let scraped = try HTTPAnswer.get(metrics + "/metrics")
+            #expect(scraped.status == 200 && scraped.body.contains("lifesignal_postgres_pool_size"))
+        }
 
         let cli = LSClient(addresses: addresses)
         try cli.register("Alice")
