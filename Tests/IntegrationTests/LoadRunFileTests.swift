@@ -52,6 +52,28 @@ struct LoadRunFileTests {
         #expect(broker.stop() == 0)
     }
 
+    /// `load flood` times no request: its file holds its report and an empty latency histogram
+    /// (whose UInt64 fields must survive the file), and `load compare` reads two of them.
+    @Test func aFloodRunIsKeptAndComparedToo() throws {
+        let broker = try BrokerProcess(arguments: ["--hello-timeout-ms", "300"])
+        let directory = TemporaryDirectory("flood-run")
+        let paths = ["few", "more"].map { directory.url.appendingPathComponent("\($0).json").path }
+        for (path, connections) in zip(paths, [5, 10]) {
+            let outcome = try LSClient(broker: broker).run(
+                ["load", "flood", "--connections", "\(connections)", "--duration", "1", "--out", path], timeout: .seconds(60))
+            #expect(outcome.status == 0, "stderr:\n\(outcome.stderr)")
+        }
+        let run = try #require(try JSONValue.parse(Array(Data(contentsOf: URL(fileURLWithPath: paths[0])))).objectValue)
+        #expect(run["report"]?.objectValue?["scenario"]?.stringValue == "flood")
+        #expect(run["settings"]?.objectValue?["connections"]?.intValue == 5)
+
+        let compared = try LSClient(broker: broker).run(["load", "compare", paths[0], paths[1]])
+        #expect(compared.status == 0, "\(compared.stderr)")
+        #expect(compared.stdout.contains("| connections made | 5 | 10 | 2.00× |"), "\(compared.stdout)")
+        // How many the broker closed within the second depends on the machine's pace: the row is there.
+        #expect(compared.stdout.contains("| closed by the broker | "), "\(compared.stdout)")
+    }
+
     @Test func aRunThatMostlyMeasuredTheRateLimiterSaysHowToRaiseIt() throws {
         // The broker's default --request-rate: a closed loop is refused far more than answered.
         let broker = try BrokerProcess()

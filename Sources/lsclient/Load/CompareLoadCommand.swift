@@ -109,6 +109,12 @@ enum LoadComparison {
             run.report["errors"]?.objectValue.map { errors in errors.compactMap { $0.value.doubleValue }.reduce(0, +) }
         },
         Figure("disconnects", "disconnects", at: "disconnects"),
+        // load flood's.
+        Figure("connected", "connections made", at: "connected"),
+        Figure("closedByBroker", "closed by the broker", at: "closedByBroker"),
+        Figure("closedAfterP50", "closed by the broker after (p50)", unit: "ms", at: "closedAfterMs", "p50"),
+        Figure("closedAfterMax", "closed by the broker after (max)", unit: "ms", at: "closedAfterMs", "max"),
+        Figure("openAtEnd", "open at the end", at: "openAtEnd"),
         Figure("loadGeneratorCpuUsPerResponse", "lsclient CPU per response", unit: "µs",
                at: "loadGenerator", "cpuUsPerResponse"),
         Figure("brokerCpuUsPerResponse", "lsbroker CPU per response", unit: "µs", at: "broker", "cpuUsPerResponse"),

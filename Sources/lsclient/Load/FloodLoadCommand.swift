@@ -1,5 +1,6 @@
 import ArgumentParser
 import LifeSignalLoad
+import LifeSignalProtocol
 
 /// `lsclient load flood`: connections that never say hello, held open; what the broker does with them.
 struct FloodLoadCommand: ParsableCommand {
@@ -32,6 +33,8 @@ struct FloodLoadCommand: ParsableCommand {
         name: .customLong("broker-pid"), help: "Also report this broker process's CPU seconds and RSS (Linux /proc).")
     var brokerPID: Int32?
 
+    @OptionGroup var output: LoadOutputOption
+
     func validate() throws {
         guard connections >= 1 else { throw ValidationError("--connections must be at least 1") }
         guard duration > 0 else { throw ValidationError("--duration must be positive") }
@@ -44,6 +47,14 @@ struct FloodLoadCommand: ParsableCommand {
                 broker: try globals.brokerAddress(profile: nil), connections: connections, durationSeconds: duration,
                 concurrency: concurrency, brokerPID: brokerPID)
             return try FloodRun(settings: settings).execute()
+        }
+        if let out = output.out {
+            let settings: [String: JSONValue] = [
+                "brokers": .array([.string(try globals.brokerAddress(profile: nil).description)]),
+                "connections": .int(Int64(connections)), "durationSec": .double(duration),
+                "concurrency": .int(Int64(concurrency)),
+            ]
+            try LoadRunner.orExit { try LoadRunFile(flood: report.json, settings: settings).write(to: out) }
         }
         LoadRunner.print(json: report.json, table: report.tableLines, globals: globals)
     }

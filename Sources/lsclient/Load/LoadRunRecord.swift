@@ -16,8 +16,9 @@ struct LoadRunRecord {
             throw CLIError.local("cannot read the load run \(path): no such file")
         }
         let document: JSONObject
+        let bytes: Data
         do {
-            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
             guard let object = try JSONValue.parse(Array(bytes)).objectValue else { throw CLIError.local("not a JSON object") }
             document = object
         } catch {
@@ -29,8 +30,8 @@ struct LoadRunRecord {
         self.report = report
         series = (document["series"]?.arrayValue ?? []).compactMap(\.objectValue)
         do {
-            let histogram = document["latencyHistogramUs"]?.serialized() ?? []
-            histogramUs = try JSONDecoder().decode(Histogram<UInt64>.self, from: Data(histogram))
+            // Decoded from the file itself: its UInt64 fields do not survive a JSONValue (LoadRunFile).
+            histogramUs = try JSONDecoder().decode(HistogramField.self, from: bytes).latencyHistogramUs
         } catch {
             throw CLIError.local("\(path) holds no readable latency histogram: \(error)")
         }
@@ -42,4 +43,8 @@ struct LoadRunRecord {
         for key in path { value = value?.objectValue?[key] }
         return value?.doubleValue
     }
+}
+
+private struct HistogramField: Decodable {
+    let latencyHistogramUs: Histogram<UInt64>
 }

@@ -12,7 +12,7 @@ enum LoadRunner {
         let settings = try orExit { try window.settings(globals, devices: devices) }
         let report = try orExit { try LoadRun(settings: settings, scenario: scenario, warn: { Console.err("warning: \($0)") }).execute() }
         print(json: report.json, table: report.tableLines, globals: globals)
-        if let out = window.out {
+        if let out = window.output.out {
             try orExit { try LoadRunFile(report: report, settings: settings).write(to: out) }
         }
         if let hint = report.refusalHint { Console.err("note: \(hint)") }

@@ -30,13 +30,7 @@ struct LoadWindowOptions: ParsableArguments {
                 + "together."))
     var deviceOffset = 0
 
-    @Option(
-        help: ArgumentHelp(
-            "Also write the run to FILE: its settings, report, second-by-second series and latency histogram.",
-            discussion: "JSON, which `lsclient load plot` and `load compare` read; the latency percentiles also go "
-                + "to FILE's name with .hgrm, the HdrHistogram percentile format.",
-            valueName: "FILE"))
-    var out: String?
+    @OptionGroup var output: LoadOutputOption
 
     func validate() throws {
         guard duration > 0 else { throw ValidationError("--duration must be positive") }
