@@ -13,12 +13,14 @@ struct CommandContext {
     let brokers: [Endpoint]
     let responseTimeoutMs: UInt64
 
-    init(_ globals: GlobalOptions) throws(CLIError) {
+    /// As `device` when given (`sync --live` acts as each device of the profile), else as --device
+    /// or the profile's own.
+    init(_ globals: GlobalOptions, device: String? = nil) throws(CLIError) {
         self.globals = globals
         store = try ProfileStore.resolve()
         profileName = try ProfileStore.checkedProfileName(globals.profileName)
         profile = try store.loadProfile(profileName)
-        device = try ProfileStore.checkedDeviceID(globals.device ?? profile.device)
+        self.device = try ProfileStore.checkedDeviceID(device ?? globals.device ?? profile.device)
         brokers = try globals.brokerEndpoints(profile: profile)
         responseTimeoutMs = try globals.responseTimeoutMs()
     }

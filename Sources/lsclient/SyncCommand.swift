@@ -15,13 +15,22 @@ struct SyncCommand: AsyncParsableCommand {
             contacts, unread count and newest notification, and "in sync" when it is at the newest \
             seq any of them has reached with the same state, else "behind by N events". A `watch` \
             saves its state within a second of each event, so with --watch, while devices watch in \
-            their own processes, the table is printed again whenever it changes and shows them converge.
+            their own processes, the table is printed again whenever it changes and shows them converge. \
+            With --live, sync connects each device itself (as that device, resuming from its saved state), \
+            shows what each holds once caught up and saves it; --live --watch stays connected and prints \
+            the table as events arrive.
             """)
 
     @OptionGroup var globals: GlobalOptions
 
     @Flag(help: "Keep reading the saved states and print the table again whenever it changes, until Ctrl-C.")
     var watch = false
+
+    @Flag(help: """
+        Connect each device (as that device, resuming from its saved state) and show what each holds \
+        once caught up; with --watch, stay connected. A watch running as one of them is replaced.
+        """)
+    var live = false
 
     @Option(name: .customLong("for-ms"), help: "With --watch: stop after this many milliseconds.")
     var forMs: UInt64?
@@ -33,23 +42,37 @@ struct SyncCommand: AsyncParsableCommand {
             _ = try store.loadProfile(profile)
             var previous: [String]?
             let deadline = forMs.map { ContinuousClock.now + .milliseconds($0) }
+            if live {
+                let devices = store.devicesWithState(profile: profile)
+                guard !devices.isEmpty else { throw CLIError.local("no device of profile '\(profile)' has a saved state yet") }
+                try await LiveSync(globals: globals, devices: devices).run(keepWatching: watch, deadline: deadline) { rows in
+                    show(DeviceSync(rows: rows), previous: &previous)
+                }
+                return
+            }
             while true {
                 let devices = try store.devicesWithState(profile: profile).map { device throws(CLIError) in
                     (device, try store.loadState(profile: profile, device: device))
                 }.compactMap { device, state in state.map { DeviceSync.Row(device: device, state: $0) } }
-                let table = DeviceSync(rows: devices)
-                let lines = globals.json ? [] : table.lines(clock: RelativeTime())
-                if globals.json {
-                    Console.json(table.json)
-                } else if lines != previous {
-                    if previous != nil { Console.out("") }
-                    for line in lines { Console.out(line) }
-                }
-                previous = lines
+                show(DeviceSync(rows: devices), previous: &previous)
                 guard watch, deadline.map({ ContinuousClock.now < $0 }) ?? true else { break }
                 try await Task.sleep(for: .milliseconds(250))
             }
         }
+    }
+}
+
+extension SyncCommand {
+    /// The table, or with --json its object; text only when it differs from the last one shown.
+    func show(_ table: DeviceSync, previous: inout [String]?) {
+        let lines = globals.json ? [] : table.lines(clock: RelativeTime())
+        if globals.json {
+            Console.json(table.json)
+        } else if lines != previous {
+            if previous != nil { Console.out("") }
+            for line in lines { Console.out(line) }
+        }
+        previous = lines
     }
 }
 

@@ -54,6 +54,35 @@ struct SyncAtAGlanceTests {
         #expect(tabletLine?.contains(" \(newest) ") == true, "\(table.stdout)")
     }
 
+    /// `sync --live` connects each device itself: the one behind catches up and is saved so; with
+    /// --watch it stays connected and shows both take each new event.
+    @Test func liveDevicesCatchUpAndFollowEvents() throws {
+        let (phone, tablet) = (["--profile", "alice", "--device", "phone"], ["--profile", "alice", "--device", "tablet"])
+        #expect(try cli.run(phone + ["keepalive"]).status == 0)
+        #expect(try cli.run(tablet + ["keepalive"]).status == 0)
+        #expect(try cli.run(["--profile", "bob", "contacts", "add", try cli.qrCode(of: "alice"), "--dependent"]).status == 0)
+        #expect(try cli.run(phone + ["keepalive"]).status == 0)
+        #expect(try sync()["tablet"]?["status"]?.stringValue?.hasPrefix("behind by") == true)
+
+        let live = try cli.run(["--profile", "alice", "sync", "--live", "--json"])
+        #expect(live.status == 0, "\(live.stderr)")
+        let rows = JSONLine.parse(live.stdout)?["devices"]?.arrayValue?.compactMap(\.objectValue) ?? []
+        // The device Alice registered with, the phone and the tablet.
+        #expect(rows.map { $0["status"]?.stringValue } == ["in sync", "in sync", "in sync"], "\(live.stdout)")
+        #expect(try sync()["tablet"]?["status"]?.stringValue == "in sync", "saved as it caught up")
+
+        let watching = try cli.start(["--profile", "alice", "sync", "--live", "--watch", "--json"])
+        let first = try #require(watching.waitFor { $0["type"]?.stringValue == "sync" }, "\(watching.output.text)")
+        let seq = try #require(first["newestSeq"]?.intValue)
+        #expect(try cli.run(["--profile", "bob", "ping", "alice"]).status == 0)
+        let after = watching.waitFor { object in
+            let rows = object["devices"]?.arrayValue?.compactMap(\.objectValue) ?? []
+            return rows.count == 3 && rows.allSatisfy { ($0["seq"]?.intValue ?? 0) > seq && $0["status"]?.stringValue == "in sync" }
+        }
+        #expect(after != nil, "\(watching.output.text)")
+        watching.stop()
+    }
+
     @Test func aNewDevicesSnapshotIsHistoryOldestFirst() throws {
         #expect(try cli.run(["--profile", "bob", "contacts", "add", try cli.qrCode(of: "alice"), "--dependent"]).status == 0)
         #expect(try cli.run(["--profile", "bob", "ping", "alice"]).status == 0)
