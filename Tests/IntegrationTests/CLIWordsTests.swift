@@ -52,4 +52,40 @@ struct CLIWordsTests {
         #expect(status == 64)
         #expect(output.hasPrefix("error: "), "\(output)")
     }
+
+    /// Help reads as written: no line ends in spaces, and no prose has two spaces inside it (the
+    /// gap between an option and its description is the only one).
+    @Test(arguments: [
+        ["load", "--help"], ["load", "keepalive", "--help"], ["load", "pings", "--help"], ["load", "idle", "--help"],
+        ["load", "storm", "--help"], ["load", "fanout", "--help"], ["load", "flood", "--help"],
+        ["load", "failover", "--help"], ["load", "hostile", "--help"], ["load", "plot", "--help"],
+        ["load", "compare", "--help"], ["sync", "--help"], ["watch", "--help"], ["--help"],
+    ])
+    func helpHasNoStraySpaces(_ arguments: [String]) throws {
+        let help = try cli.run(arguments)
+        #expect(help.status == 0)
+        for line in help.stdout.split(separator: "\n").map(String.init) {
+            #expect(!Self.hasStraySpaces(line), "stray spaces: '\(line)'")
+        }
+    }
+
+    @Test func theStraySpaceCheckSeesThem() {
+        #expect(Self.hasStraySpaces("Each device is one  connection."))
+        #expect(Self.hasStraySpaces("  --out <FILE>            Also write  the run."))
+        #expect(Self.hasStraySpaces("ends here. "))
+        #expect(!Self.hasStraySpaces("  --out <FILE>            Also write the run to FILE: its settings,"))
+        #expect(!Self.hasStraySpaces("  keepalive               Each device keeps K keepalives in flight; reports"))
+        #expect(!Self.hasStraySpaces("                          responses/s and round-trip latency."))
+    }
+
+    /// Trailing spaces, or two spaces inside prose: an option's or subcommand's line (two spaces in,
+    /// then its name) has one gap before its description, which is not prose.
+    static func hasStraySpaces(_ line: String) -> Bool {
+        if line.hasSuffix(" ") { return true }
+        var prose = Substring(line.drop { $0 == " " })
+        if line.hasPrefix("  ") && !line.hasPrefix("   "), let gap = prose.range(of: "  ") {
+            prose = prose[gap.upperBound...].drop { $0 == " " }
+        }
+        return prose.contains("  ")
+    }
 }
