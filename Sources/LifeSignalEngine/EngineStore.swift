@@ -39,4 +39,10 @@ public protocol EngineStore: Sendable {
     /// The bodies of the user's events `(after, through]` in seq order; nil if any of them is no
     /// longer retained or their frames would take more than `maxBytes` (`hello … resume`).
     func events(of userID: String, after: Int64, through: Int64, maxBytes: Int) async throws -> [[UInt8]]?
+
+    /// What the user's request with `opID` came to, if it is kept (§12).
+    func keptOutcome(_ opID: String, of userID: String) async throws -> KeptOutcome?
+
+    /// Every outcome kept for the user, oldest first (by time, then `opId`).
+    func keptOutcomes(of userID: String) async throws -> [KeptOutcome]
 }

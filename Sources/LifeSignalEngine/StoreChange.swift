@@ -35,6 +35,11 @@ public enum StoreChange: Sendable {
     case deleteNotification(id: String)
     /// An FCM HTTP v1 message handed to the push gateway, recorded with the notification (§7).
     case recordPush(PushMessage)
+    /// What a request with an `opId` came to (§12), in the same transaction as its effects.
+    case keepOutcome(userID: String, KeptOutcome)
+    /// Forgets the user's kept outcomes past both bounds: not among the newest `keepNewest`, and
+    /// kept before `keptBefore`.
+    case pruneKeptOutcomes(userID: String, keepNewest: Int, keptBefore: Int64)
 }
 
 extension StoreChange {

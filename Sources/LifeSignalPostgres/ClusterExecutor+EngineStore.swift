@@ -81,4 +81,22 @@ extension ClusterExecutor: EngineStore {
         }
         return bodies.count == Int(through - after) ? bodies : nil
     }
+
+    public func keptOutcome(_ opID: String, of userID: String) async throws -> KeptOutcome? {
+        try await collect("""
+            SELECT op_id, op, answer, kept_at FROM kept_outcomes WHERE user_id = \(userID) AND op_id = \(opID)
+            """, Self.keptOutcome(from:)).first ?? nil
+    }
+
+    public func keptOutcomes(of userID: String) async throws -> [KeptOutcome] {
+        try await collect("""
+            SELECT op_id, op, answer, kept_at FROM kept_outcomes WHERE user_id = \(userID) ORDER BY kept_at, op_id
+            """, Self.keptOutcome(from:)).compactMap { $0 }
+    }
+
+    /// A row of `op_id, op, answer, kept_at`; nil for an answer no broker wrote.
+    package static func keptOutcome(from row: PostgresRow) throws -> KeptOutcome? {
+        let (opID, op, answer, keptAt) = try row.decode((String, String, ByteBuffer, Int64).self)
+        return KeptOutcome.answer(stored: Array(answer.readableBytesView)).map { KeptOutcome(opID: opID, op: op, answer: $0, keptAt: keptAt) }
+    }
 }

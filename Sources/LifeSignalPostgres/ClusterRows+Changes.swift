@@ -93,6 +93,19 @@ extension ClusterRows {
                 try await writeAdditions()
                 try await connection.query("DELETE FROM pushes WHERE notification_id = \(id)", logger: logger).drain()
                 try await connection.query("DELETE FROM notifications WHERE id = \(id)", logger: logger).drain()
+            case .keepOutcome(let userID, let outcome):
+                try await writeAdditions()  // a new user's row first
+                try await connection.query("""
+                    INSERT INTO kept_outcomes (user_id, op_id, op, answer, kept_at)
+                    VALUES (\(userID), \(outcome.opID), \(outcome.op), \(ByteBuffer(bytes: outcome.storedAnswer)),
+                            \(outcome.keptAt))
+                    """, logger: logger).drain()
+            case .pruneKeptOutcomes(let userID, let keepNewest, let keptBefore):
+                try await connection.query("""
+                    DELETE FROM kept_outcomes WHERE user_id = \(userID) AND kept_at < \(keptBefore) AND op_id NOT IN (
+                        SELECT op_id FROM kept_outcomes WHERE user_id = \(userID)
+                        ORDER BY kept_at DESC, op_id DESC LIMIT \(Int64(keepNewest)))
+                    """, logger: logger).drain()
             }
         }
         try await writeAdditions()

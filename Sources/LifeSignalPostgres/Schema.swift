@@ -4,7 +4,7 @@
 // inserts the events, notifications and pushes; commit is the durability point. Times are
 // milliseconds since the epoch (bigint), as on the wire.
 extension SchemaMigration {
-    public static let all: [SchemaMigration] = [v1]
+    public static let all: [SchemaMigration] = [v1, v2]
 
     static let v1 = SchemaMigration(version: 1, name: "users, contacts, devices, events, notifications, pushes, presence",
                                     statements: [
@@ -124,5 +124,20 @@ extension SchemaMigration {
         )
         """,
         "CREATE INDEX presence_by_broker ON presence (broker_id)",
+    ])
+
+    /// PROTOCOL §12: what each request with an `opId` came to, in the transaction of its effects.
+    static let v2 = SchemaMigration(version: 2, name: "kept outcomes of requests with an opId", statements: [
+        """
+        CREATE TABLE kept_outcomes (
+            user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            op_id text NOT NULL,
+            op text NOT NULL,
+            answer bytea NOT NULL,
+            kept_at bigint NOT NULL,
+            PRIMARY KEY (user_id, op_id)
+        )
+        """,
+        "CREATE INDEX kept_outcomes_by_time ON kept_outcomes (user_id, kept_at)",
     ])
 }

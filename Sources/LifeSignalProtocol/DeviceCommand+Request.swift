@@ -86,6 +86,7 @@ extension ProfileUpdate {
 @usableFromInline
 enum FieldName {
     static let qrCode = "qrCode"
+    static let opID = "opId"
     static let token = "token"
     static let platform = "platform"
     static let isResponder = "isResponder"

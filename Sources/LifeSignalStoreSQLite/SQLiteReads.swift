@@ -23,6 +23,8 @@ package struct SQLiteReads {
     private let selectEvents: DirectStatement
     private let selectQRCodeOwner: DirectStatement
     private let selectPendingDeadlines: DirectStatement
+    private let selectKeptOperations: DirectStatement
+    private let selectKeptOutcome: DirectStatement
 
     /// Prepares the statements on the writer's connection, which they must only be used with.
     package init(_ db: Database) throws {
@@ -70,6 +72,12 @@ package struct SQLiteReads {
             SELECT id, check_in_deadline FROM users
             WHERE check_in_deadline IS NOT NULL AND is_non_responsive = 0
             """)
+        selectKeptOperations = try DirectStatement(db, sql: """
+            SELECT op_id, op, kept_at FROM kept_outcomes WHERE user_id = ? ORDER BY kept_at, op_id
+            """)
+        selectKeptOutcome = try DirectStatement(db, sql: """
+            SELECT op, answer, kept_at FROM kept_outcomes WHERE user_id = ? AND op_id = ?
+            """)
     }
 
     package func answer(_ query: StoreQuery, _ db: Database) throws -> StoreQueryResult {
@@ -86,6 +94,10 @@ package struct SQLiteReads {
             .qrCodeOwner(try selectQRCodeOwner.rows(db, { $0.add(code) }) { QRCodeOwner(id: $0.string(0), name: $0.string(1)) }.first)
         case .notifications(let userID, let beforeID, let limit, let history):
             .notifications(try notifications(userID: userID, beforeID: beforeID, limit: limit, history: history, db))
+        case .keptOutcome(let userID, let opID):
+            .keptOutcome(try keptOutcome(opID, of: userID, db))
+        case .keptOutcomes(let userID):
+            .keptOutcomes(try keptOperations(of: userID, db).compactMap { try keptOutcome($0.opID, of: userID, db) })
         case .pendingDeadlines:
             .deadlines(try selectPendingDeadlines.rows(db, { _ in }) { (userID: $0.string(0), deadline: $0.int64(1)) })
         case .notification(let userID, let id, let history):
@@ -118,7 +130,25 @@ package struct SQLiteReads {
             recentNotifications: try notifications(userID: id, beforeID: nil, limit: Validate.notificationPage,
                                                   history: 0, db) ?? [],
             notificationCount: ledger.count, unreadCount: ledger.filter(\.isUnread).count,
-            notificationLedger: ledger)
+            notificationLedger: ledger, keptOperations: try keptOperations(of: id, db))
+    }
+
+    /// Oldest first, as `KeptOperations` prunes them.
+    private func keptOperations(of userID: String, _ db: Database) throws -> [KeptOperation] {
+        try selectKeptOperations.rows(db, { $0.add(userID) }) {
+            KeptOperation(opID: $0.string(0), op: $0.string(1), keptAt: $0.int64(2))
+        }
+    }
+
+    private func keptOutcome(_ opID: String, of userID: String, _ db: Database) throws -> KeptOutcome? {
+        try selectKeptOutcome.rows(db, { row in
+            row.add(userID)
+            row.add(opID)
+        }) { row in
+            KeptOutcome.answer(stored: row.bytes(1)).map {
+                KeptOutcome(opID: opID, op: row.string(0), answer: $0, keptAt: row.int64(2))
+            }
+        }.first ?? nil
     }
 
     /// The user's document and their side of every relationship, as the rules are given them.

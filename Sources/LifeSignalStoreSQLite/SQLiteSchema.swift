@@ -150,6 +150,16 @@ package enum SQLiteSchema {
         migrator.registerMigration("v8: the readiness probe's row") { db in
             try db.execute(sql: "CREATE TABLE readiness_probe (id INTEGER PRIMARY KEY CHECK (id = 1), probed_at INTEGER NOT NULL)")
         }
+        migrator.registerMigration("v9: kept outcomes of requests with an opId") { db in
+            try db.execute(sql: """
+                CREATE TABLE kept_outcomes (
+                    user_id TEXT NOT NULL, op_id TEXT NOT NULL, op TEXT NOT NULL, answer BLOB NOT NULL,
+                    kept_at INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, op_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX kept_outcomes_by_time ON kept_outcomes (user_id, kept_at);
+                """)
+        }
         return migrator
     }
 }

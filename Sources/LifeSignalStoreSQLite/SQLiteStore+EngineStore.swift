@@ -62,6 +62,18 @@ extension SQLiteStore: EngineStore {
         return bodies
     }
 
+    public func keptOutcome(_ opID: String, of userID: String) async throws -> KeptOutcome? {
+        let query = StoreQuery.keptOutcome(userID: userID, opID: opID)
+        guard case .keptOutcome(let outcome) = try await answer(query) else { throw MismatchedStoreAnswer(query: query) }
+        return outcome
+    }
+
+    public func keptOutcomes(of userID: String) async throws -> [KeptOutcome] {
+        let query = StoreQuery.keptOutcomes(userID: userID)
+        guard case .keptOutcomes(let outcomes) = try await answer(query) else { throw MismatchedStoreAnswer(query: query) }
+        return outcomes
+    }
+
     private func answer(_ query: StoreQuery) async throws -> StoreQueryResult? {
         try await submitted(StoreWrite(changes: [], query: query)).queryResult
     }

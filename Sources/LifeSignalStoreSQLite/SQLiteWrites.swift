@@ -160,6 +160,15 @@ package struct SQLiteWrites {
                 VALUES (?, ?, ?, ?, ?, ?)
                 """).execute(arguments: [push.userID, push.deviceID, push.token, push.notificationID,
                                          String(decoding: push.body, as: UTF8.self), push.createdAt])
+        case .keepOutcome(let userID, let outcome):
+            try db.cachedStatement(sql: """
+                INSERT INTO kept_outcomes (user_id, op_id, op, answer, kept_at) VALUES (?, ?, ?, ?, ?)
+                """).execute(arguments: [userID, outcome.opID, outcome.op, Data(outcome.storedAnswer), outcome.keptAt])
+        case .pruneKeptOutcomes(let userID, let keepNewest, let keptBefore):
+            try db.cachedStatement(sql: """
+                DELETE FROM kept_outcomes WHERE user_id = ? AND kept_at < ? AND op_id NOT IN (
+                    SELECT op_id FROM kept_outcomes WHERE user_id = ? ORDER BY kept_at DESC, op_id DESC LIMIT ?)
+                """).execute(arguments: [userID, keptBefore, userID, keepNewest])
         }
     }
 }

@@ -24,6 +24,10 @@ public enum StoreQuery: Sendable {
     case pushes(userID: String)
     /// Every user with a deadline who is not yet marked non-responsive (§8).
     case pendingDeadlines
+    /// What the user's request with this `opId` came to (§12).
+    case keptOutcome(userID: String, opID: String)
+    /// Every outcome kept for the user, oldest first.
+    case keptOutcomes(userID: String)
 }
 
 public enum StoreQueryResult: Sendable {
@@ -37,6 +41,8 @@ public enum StoreQueryResult: Sendable {
     case pushes([PushMessage])
     case deadlines([(userID: String, deadline: Int64)])
     case accounts([Account])
+    case keptOutcome(KeptOutcome?)
+    case keptOutcomes([KeptOutcome])
 }
 
 /// Everything one request asks of the store.
@@ -74,4 +80,6 @@ public struct StoredUser: Sendable {
     public var unreadCount: Int
     /// Every stored notification, oldest first, for pruning the history with exact counts.
     package var notificationLedger: [NotificationLedger.Entry]
+    /// The `opId`s kept for the user (§12), oldest first.
+    public var keptOperations: [KeptOperation]
 }

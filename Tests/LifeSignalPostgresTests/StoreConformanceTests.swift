@@ -123,6 +123,33 @@ import Testing
         }
     }
 
+    /// §12: an outcome is kept with its answer, found by its user's `opId` only, and pruned past
+    /// both bounds (not among the newest N, and older than the cut) and no further.
+    @Test(arguments: Kind.allCases)
+    func keptOutcomesAreFoundByOpIDAndPrunedPastBothBounds(_ kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await store.commit([Self.createUser("A"), Self.createUser("B")])
+            let outcomes = (1...5).map { index in
+                KeptOutcome(opID: "op-\(index)", op: Op.pingSend,
+                            answer: index == 3 ? .refused(ProtocolError(.notFound, "no such contact"))
+                                : .ok(["pingId": .string("p\(index)")]),
+                            keptAt: Int64(index * 10))
+            }
+            try await store.commit(outcomes.map { .keepOutcome(userID: "u_A", $0) })
+            try await store.commit([.keepOutcome(userID: "u_B", outcomes[0])])
+            #expect(try await store.keptOutcome("op-3", of: "u_A") == outcomes[2])
+            #expect(try await store.keptOutcome("op-3", of: "u_B") == nil)
+            #expect(try await store.keptOutcomes(of: "u_A") == outcomes)
+
+            // The newest 2 stay whatever their age; of the rest, those kept at 30 or later.
+            try await store.commit([.pruneKeptOutcomes(userID: "u_A", keepNewest: 2, keptBefore: 30)])
+            #expect(try await store.keptOutcomes(of: "u_A") == Array(outcomes[2...]))
+            try await store.commit([.pruneKeptOutcomes(userID: "u_A", keepNewest: 2, keptBefore: 1_000)])
+            #expect(try await store.keptOutcomes(of: "u_A") == Array(outcomes[3...]))
+            #expect(try await store.keptOutcomes(of: "u_B") == [outcomes[0]])
+        }
+    }
+
     @Test(arguments: Kind.allCases)
     func anAccountIsItsUserAndTheirSideOfEachRelationship(_ kind: Kind) async throws {
         try await Self.withStore(kind) { store in
@@ -275,6 +302,8 @@ import Testing
                                 "seed \(seed), step \(step): \(userID)'s pushes after \(changes)")
                         #expect(try await postgres.devices(of: userID) == (try await sqlite.devices(of: userID)),
                                 "seed \(seed), step \(step): \(userID)'s devices after \(changes)")
+                        #expect(try await postgres.keptOutcomes(of: userID) == (try await sqlite.keptOutcomes(of: userID)),
+                                "seed \(seed), step \(step): \(userID)'s kept outcomes after \(changes)")
                         let head = workload.heads[userID, default: 0]
                         for after in Set([0, max(0, head - 3)]) {
                             let events = try await sqlite.events(of: userID, after: after, through: head, maxBytes: 1 << 20)
@@ -375,7 +404,7 @@ struct ChangeWorkload {
     mutating func next() -> [StoreChange] {
         counter += 1
         let userID = userIDs.randomElement(using: &random)!
-        switch Int.random(in: 0..<13, using: &random) {
+        switch Int.random(in: 0..<15, using: &random) {
         case 0...2:
             let id = "n\(counter)"
             notificationIDs.append((userID, id))
@@ -422,6 +451,14 @@ struct ChangeWorkload {
         case 11:
             let other = userIDs.filter { $0 != userID }.randomElement(using: &random)!
             return [.deleteContact(userID: userID, contactID: other), .deleteContact(userID: other, contactID: userID)]
+        case 13:
+            // Times repeat, so that the prune's order among equal times is compared too.
+            let answer: KeptOutcome.Answer = Bool.random(using: &random)
+                ? .ok(["n": .int(Int64(counter))]) : .refused(ProtocolError(.forbidden, "no \(counter)"))
+            return [.keepOutcome(userID: userID, KeptOutcome(opID: "op\(counter)", op: Op.checkIn, answer: answer,
+                                                            keptAt: Int64(counter / 3)))]
+        case 14:
+            return [.pruneKeptOutcomes(userID: userID, keepNewest: 2, keptBefore: Int64(counter / 4))]
         default:
             var user = StoreConformanceTests.user(String(userID.dropFirst(2)))
             user.lastCheckInAt = Int64(counter)
