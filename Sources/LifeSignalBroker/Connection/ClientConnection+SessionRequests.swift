@@ -31,4 +31,16 @@ extension ClientConnection {
             return nil
         }
     }
+
+    /// The request's `opId` (§12), `.some(nil)` when it has none or is a read (which runs afresh
+    /// each time); nil, after answering `bad_request`, when it is malformed.
+    func operationID(of request: Request, changingState: Bool) -> String?? {
+        do throws(ProtocolError) {
+            let opID = try OperationID.of(request)
+            return .some(changingState ? opID : nil)
+        } catch {
+            respond(error: error, rid: request.rid)
+            return nil
+        }
+    }
 }

@@ -24,10 +24,21 @@ extension UserSession {
         do {
             reply = try rules(&mutation)
         } catch {
-            connection.respond(error: error, rid: request.rid)
-            return
+            return refuse(request, from: connection, error, at: mutation.now)
         }
+        keep(.ok(reply.fields), of: request, in: &mutation)
         commit(mutation, thenReply: Outbound.ok(rid: request.rid, reply.fields), rid: request.rid, to: connection)
+    }
+
+    /// The rules refused the request: it changed nothing, and its error is kept under its `opId`
+    /// (§12) before it is answered. Should that keeping fail, the error is still the answer.
+    private func refuse(_ request: Request, from connection: ClientConnection, _ error: ProtocolError, at now: Int64) {
+        let opID = (try? OperationID.of(request)) ?? nil
+        guard opID != nil else { return connection.respond(error: error, rid: request.rid) }
+        var kept = Mutation(now: now)
+        keep(.refused(error), of: request, in: &kept)
+        let ticket = connection.reserveResponse()
+        commit(kept, committed: { _ in connection.complete(ticket, with: error, rid: request.rid) })
     }
 
     /// Submits `mutation` to the store; once it has committed, delivers its events and then

@@ -5,7 +5,10 @@ extension UserSession {
     /// Entry point for every request of an authenticated device (PROTOCOL §3, §5): the engine's
     /// plan of the request, carried out on the users in memory.
     func handle(_ request: Request, from connection: ClientConnection) {
-        guard let command = connection.deviceCommand(of: request) else { return }
+        guard let command = connection.deviceCommand(of: request),
+              let opID = connection.operationID(of: request, changingState: command.changesState)
+        else { return }
+        if let opID, answeredFromKept(opID, request, from: connection) { return }
         switch RequestPlan(command, by: userID, limits: configuration.ruleLimits) {
         case .step(let involved, let rules):
             run(request, from: connection, involving: involved.contactIDs(in: contacts), rules)

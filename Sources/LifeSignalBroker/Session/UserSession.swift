@@ -51,6 +51,8 @@ actor UserSession: LoopIsolated {
     var readAllCutoff = Int64.min
     /// The newest committed events, for catch-ups served from memory.
     var recentEvents = RecentEvents()
+    /// The `opId`s whose outcomes are kept (§12; the answers are in the store).
+    var keptOperations: KeptOperations
 
     init(stored: StoredUser, broker: Broker, loop: EventLoop) {
         self.loop = loop
@@ -65,6 +67,7 @@ actor UserSession: LoopIsolated {
         notifications = NotificationWindow(
             newest: stored.recentNotifications,
             ledger: NotificationLedger(limit: broker.configuration.notificationHistory, stored: stored.notificationLedger))
+        keptOperations = KeptOperations(stored.keptOperations)
     }
 
     var isIdle: Bool { online.isEmpty && pendingCommits == 0 && pins == 0 }
