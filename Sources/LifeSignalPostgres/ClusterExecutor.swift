@@ -50,25 +50,31 @@ public struct ClusterExecutor: Sendable {
     /// Runs `rules` for a request of `userID` in one transaction. A `ProtocolError` from the rules
     /// rolls everything back and is thrown as it is.
     public func perform<Result: Sendable>(
-        as userID: String, involving: Involved = .nobody, now: Int64,
+        as userID: String, involving: Involved = .nobody, now: Int64, keeping keep: OperationKeep? = nil,
         _ rules: @escaping @Sendable (inout Step) throws(ProtocolError) -> Result
     ) async throws -> Commit<Result> {
-        try await perform(as: userID, involving: involving, now: now, reading: { _, _ in }) {
+        try await perform(as: userID, involving: involving, now: now, keeping: keep, reading: { _, _ in }) {
             (step, _: Void) throws(ProtocolError) in try rules(&step)
         }
     }
 
     /// As above, with rows outside the accounts (a notification, say) read by `reading` under the
-    /// same lock and handed to the rules.
+    /// same lock and handed to the rules. With `keep` (§12; its results are `Reply`s), what is
+    /// kept under the `opId` is thrown instead (`KeptAnswerFound`), or the outcome is kept: the
+    /// rules' reply with their effects, or their refusal on its own.
     public func perform<Extra: Sendable, Result: Sendable>(
-        as userID: String, involving: Involved = .nobody, now: Int64,
+        as userID: String, involving: Involved = .nobody, now: Int64, keeping keep: OperationKeep? = nil,
         reading: @escaping @Sendable (PostgresConnection, Logger) async throws -> Extra,
         _ rules: @escaping @Sendable (inout Step, Extra) throws(ProtocolError) -> Result
     ) async throws -> Commit<Result> {
         var attempt = 0
         while true {
             do {
-                return try await attemptStep(as: userID, involving: involving, now: now, reading: reading, rules)
+                switch try await attemptStep(as: userID, involving: involving, now: now, keeping: keep, reading: reading,
+                                             rules) {
+                case .committed(let commit): return commit
+                case .refused(let error): throw error
+                }
             } catch let retry as ClusterRetry where attempt < Self.maxAttempts {
                 attempt += 1
                 logger.debug("step retried", metadata: ["lifesignal.user": "\(userID)", "lifesignal.reason": "\(retry)"])
@@ -83,15 +89,23 @@ public struct ClusterExecutor: Sendable {
     /// One step in one transaction: lock the head rows of everyone involved in ascending id order
     /// (reading their documents in the same statement), read their contacts, run the rules, write
     /// their effects. About eight round trips for a ping.
+    /// How one attempt ended: a refusal with an `opId` is kept, so it ends the transaction with a
+    /// commit rather than a rollback.
+    private enum StepEnd<Result: Sendable>: Sendable {
+        case committed(Commit<Result>)
+        case refused(ProtocolError)
+    }
+
     private func attemptStep<Extra: Sendable, Result: Sendable>(
-        as userID: String, involving: Involved, now: Int64,
+        as userID: String, involving: Involved, now: Int64, keeping keep: OperationKeep?,
         reading: @escaping @Sendable (PostgresConnection, Logger) async throws -> Extra,
         _ rules: @escaping @Sendable (inout Step, Extra) throws(ProtocolError) -> Result
-    ) async throws -> Commit<Result> {
+    ) async throws -> StepEnd<Result> {
         let (logger, limits) = (self.logger, (eventRetention, notificationHistory))
         return try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             let (ids, accounts, heads) = try await ClusterRows.lockInvolved([(userID, involving)], on: connection,
                                                                             logger: logger)
+            try await Self.checkKept(keep, on: connection, logger: logger)
             let extra = try await reading(connection, logger)
             let withExtra = { (step: inout Step) throws(ProtocolError) in try rules(&step, extra) }
             let steps = Self.run([(userID, involving, withExtra)], locked: ids, accounts: accounts, now: now)
@@ -99,10 +113,15 @@ public struct ClusterExecutor: Sendable {
             case .ran(let result, _):
                 let written = try await Self.write(steps.ran, heads: heads, eventRetention: limits.0,
                                                    notificationHistory: limits.1, on: connection, logger: logger)
-                return Commit(result: result, events: written.events, pushes: written.pushes,
-                              notifications: written.notifications)
+                if let keep, let reply = result as? Reply {
+                    _ = try await ClusterRows.commit(keep.change(.ok(reply.fields), now: now), on: connection, logger: logger)
+                }
+                return .committed(Commit(result: result, events: written.events, pushes: written.pushes,
+                                         notifications: written.notifications))
             case .refused(let error):
-                throw error
+                guard let keep else { throw error }
+                _ = try await ClusterRows.commit(keep.change(.refused(error), now: now), on: connection, logger: logger)
+                return .refused(error)
             case .involvedChanged:
                 throw ClusterRetry.involvedChanged
             }

@@ -16,11 +16,12 @@ extension ClusterDevice {
 
     /// `notifications.readAll` (§5), over the unread ones of the history read under the user's lock.
     func readAllNotifications(_ request: Request, from connection: ClientConnection,
+                              keeping keep: ClusterExecutor.OperationKeep?,
                               _ rule: @escaping @Sendable (Int, inout Step) -> Reply) {
         let userID = self.userID
         answer(request, on: connection, { executor in
             let history = executor.notificationHistory
-            return try await executor.perform(as: userID, now: WallClock.nowMs(), reading: { connection, logger in
+            return try await executor.perform(as: userID, now: WallClock.nowMs(), keeping: keep, reading: { connection, logger in
                 try await ClusterRows.unreadCount(of: userID, history: history, on: connection, logger: logger)
             }) { step, unread in rule(unread, &step) }
         }, finish: { [self] in committed($0) })
@@ -29,11 +30,11 @@ extension ClusterDevice {
     /// `notifications.read` or `.delete` (§5): `rule` over the user's notification `id`, read
     /// under their lock.
     func changeNotification(_ id: String, _ request: Request, from connection: ClientConnection,
-                            _ rule: @escaping RequestPlan.NotificationRule) {
+                            keeping keep: ClusterExecutor.OperationKeep?, _ rule: @escaping RequestPlan.NotificationRule) {
         let userID = self.userID
         answer(request, on: connection, { executor in
             let history = executor.notificationHistory
-            return try await executor.perform(as: userID, now: WallClock.nowMs(), reading: { connection, logger in
+            return try await executor.perform(as: userID, now: WallClock.nowMs(), keeping: keep, reading: { connection, logger in
                 try await ClusterRows.notification(id, of: userID, history: history, on: connection, logger: logger)
             }) { (step, notification) throws(ProtocolError) in try rule(notification, &step) }
         }, finish: { [self] in committed($0) })
@@ -41,9 +42,11 @@ extension ClusterDevice {
 
     /// `device.register` and `device.unregister` (§5), without the user's lock: a token changes
     /// only this device's row, and whichever other row held it.
-    func changePushToken(_ change: PushTokenChange, _ request: Request, from connection: ClientConnection) {
+    func changePushToken(_ change: PushTokenChange, _ request: Request, from connection: ClientConnection,
+                         keeping keep: ClusterExecutor.OperationKeep?) {
         let storeChange = change.storeChange(for: DeviceKey(userID: userID, deviceID: deviceID))
-        answer(request, on: connection, { try await $0.commit([storeChange]) }, finish: { .ok(.empty) })
+        answer(request, on: connection, { try await $0.commit([storeChange], keeping: keep, now: WallClock.nowMs()) },
+               finish: { .ok(.empty) })
     }
 
     /// `devices.list` (§5).

@@ -7,18 +7,21 @@ extension ClusterDevice {
     /// Entry point for every request of an authenticated device of the cluster (§3, §5): the
     /// engine's plan of the request, carried out against PostgreSQL.
     func route(_ request: Request, from connection: ClientConnection) {
-        guard let command = connection.deviceCommand(of: request) else { return }
+        guard let command = connection.deviceCommand(of: request),
+              let opID = connection.operationID(of: request, changingState: command.changesState)
+        else { return }
+        let keep = opID.map { ClusterExecutor.OperationKeep(userID: userID, opID: $0, op: request.op) }
         switch RequestPlan(command, by: userID, limits: node.configuration.ruleLimits) {
         case .step(let involved, let rules):
-            step(request, on: connection, involving: involved, rules)
+            step(request, on: connection, involving: involved, keeping: keep, rules)
         case .byQRCode(let qrCode, let use):
-            byQRCode(qrCode, use, request, from: connection)
+            byQRCode(qrCode, use, request, from: connection, keeping: keep)
         case .changeNotification(let id, let rule):
-            changeNotification(id, request, from: connection, rule)
+            changeNotification(id, request, from: connection, keeping: keep, rule)
         case .readAllNotifications(let rule):
-            readAllNotifications(request, from: connection, rule)
+            readAllNotifications(request, from: connection, keeping: keep, rule)
         case .changePushToken(let change):
-            changePushToken(change, request, from: connection)
+            changePushToken(change, request, from: connection, keeping: keep)
         case .read(.contacts):
             let userID = self.userID
             answer(request, on: connection, { try await $0.contactViews(of: userID) }, finish: { contacts in
@@ -41,7 +44,7 @@ extension ClusterDevice {
     /// `contacts.add` and `qr.lookup`: the owner of `qrCode` is looked up first, then `use`d;
     /// unknown codes count against the user's `failedAddsPerMinute` (§10).
     private func byQRCode(_ qrCode: String, _ use: RequestPlan.QRCodeUse, _ request: Request,
-                          from connection: ClientConnection) {
+                          from connection: ClientConnection, keeping keep: ClusterExecutor.OperationKeep?) {
         let userID = self.userID
         // The quota is the broker's; a broker that is gone is stopping, and still answers.
         guard let broker = node.broker else {
@@ -56,7 +59,7 @@ extension ClusterDevice {
                 return .unknown
             case .step(let ownerID, let rules):
                 return .added(try await executor.perform(as: userID, involving: .named([ownerID]),
-                                                         now: WallClock.nowMs(), rules))
+                                                         now: WallClock.nowMs(), keeping: keep, rules))
             case .answer(let result):
                 return .shown(result)
             }

@@ -28,6 +28,8 @@ final class ClusterDevice: DeviceRouter, @unchecked Sendable {
         /// A committed step (its events published): answered once its own user's events up to
         /// `lastSeq` have reached this broker's devices (§6).
         case committed(Reply, lastSeq: Int64?)
+        /// What was kept under the request's `opId` (§12).
+        case kept(KeptOutcome.Answer)
     }
 
     /// Runs `work` off the loop and answers with what `finish` makes of its result; the
@@ -39,6 +41,7 @@ final class ClusterDevice: DeviceRouter, @unchecked Sendable {
         node.run(work, then: { result in
             switch result {
             case .success(let value): answer(finish(value))
+            case .failure(let found as ClusterExecutor.KeptAnswerFound): answer(.kept(found.answer))
             case .failure(let error): answer(.refused(ClusterNode.protocolError(error)))
             }
         })
@@ -54,22 +57,26 @@ final class ClusterDevice: DeviceRouter, @unchecked Sendable {
     /// next batch of steps (ClusterNode+Batches); on its own if the batch could not lock whom it
     /// came to involve.
     func step(_ request: Request, on connection: ClientConnection, involving: Involved = .nobody,
-              _ rules: @escaping RequestPlan.Rules) {
+              keeping keep: ClusterExecutor.OperationKeep?, _ rules: @escaping RequestPlan.Rules) {
         guard let answer = beginAnswer(request, on: connection) else { return }
         let userID = self.userID
-        let step = ClusterExecutor.BatchedStep(userID: userID, involving: involving, rules: rules)
+        let step = ClusterExecutor.BatchedStep(userID: userID, involving: involving, keep: keep, rules: rules)
         node.submit(step) { [self] result in
             switch result {
             case .success(.committed(let reply, let lastSeq)):
                 answer(.committed(reply, lastSeq: lastSeq))
             case .success(.refused(let error)):
                 answer(.refused(error))
+            case .success(.kept(let kept)):
+                answer(.kept(kept))
             case .success(.runAlone):
                 node.run({ executor in
-                    try await executor.perform(as: userID, involving: involving, now: WallClock.nowMs(), step.rules)
+                    try await executor.perform(as: userID, involving: involving, now: WallClock.nowMs(), keeping: keep,
+                                               step.rules)
                 }, then: { [self] result in
                     switch result {
                     case .success(let commit): answer(committed(commit))
+                    case .failure(let found as ClusterExecutor.KeptAnswerFound): answer(.kept(found.answer))
                     case .failure(let error): answer(.refused(ClusterNode.protocolError(error)))
                     }
                 })
@@ -98,6 +105,10 @@ final class ClusterDevice: DeviceRouter, @unchecked Sendable {
             case .committed(let reply, let lastSeq):
                 let send = { connection.complete(ticket, with: Outbound.ok(rid: rid, reply.fields)) }
                 if let lastSeq, let feed = node.feeds[userID] { feed.afterDelivering(lastSeq, send) } else { send() }
+            case .kept(.ok(let fields)):
+                connection.complete(ticket, with: Outbound.ok(rid: rid, fields))
+            case .kept(.refused(let error)):
+                connection.complete(ticket, with: error, rid: rid)
             }
             connection.releaseRequests()
         }
