@@ -7,21 +7,7 @@ public enum OperationID {
     /// is 1–64 characters of `[A-Za-z0-9._:-]`.
     public static func of(_ request: Request) throws(ProtocolError) -> String? {
         guard let id = try request.optionalString(FieldName.opID) else { return nil }
-        guard (1...maxLength).contains(id.utf8.count), id.utf8.allSatisfy(isAllowed) else {
-            throw ProtocolError(.badRequest, "field 'opId' must be 1–\(maxLength) characters of A-Z a-z 0-9 . _ : -")
-        }
-        return id
-    }
-
-    private static func isAllowed(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"),
-             UInt8(ascii: "-"):
-            true
-        default:
-            false
-        }
+        return try Validate.deviceName(id, field: FieldName.opID, maxLength: maxLength)
     }
 }
 

@@ -110,7 +110,8 @@ public enum Validate {
         s.unicodeScalars.contains { $0.properties.generalCategory == .control }
     }
 
-    private static func deviceName(_ s: String, field: String, maxLength: Int) throws(ProtocolError) -> String {
+    /// Device ids and `opId`s (§12): 1–`maxLength` characters of `[A-Za-z0-9._:-]`.
+    static func deviceName(_ s: String, field: String, maxLength: Int) throws(ProtocolError) -> String {
         let utf8 = s.utf8
         guard (1...maxLength).contains(utf8.count), utf8.allSatisfy(isDeviceNameByte) else {
             throw .badRequest("field '\(field)' must be 1–\(maxLength) characters of [A-Za-z0-9._:-]")
