@@ -6,17 +6,14 @@ import Testing
 /// as it was the first time, from any device, after a restart; reads run afresh.
 @Suite("opId: a resent request acts once", .serialized)
 struct OperationIDTests {
-    let broker: BrokerProcess
-    let alice: Person
-    let bob: Person
+    /// Bob watches over Alice.
+    let cast: AliceAndBob
+    var broker: BrokerProcess { cast.broker }
+    var alice: Person { cast.alice }
+    var bob: Person { cast.bob }
 
     init() throws {
-        broker = try BrokerProcess()
-        alice = try Person("Alice", port: broker.port, devices: 2)
-        bob = try Person("Bob", port: broker.port)
-        bob.add(alice, responder: false, dependent: true)  // Bob watches over Alice
-        _ = alice.settle()
-        _ = bob.settle()
+        cast = try AliceAndBob()
     }
 
     private func pings(_ person: Person) -> Int {
