@@ -79,18 +79,24 @@ package enum OperationDecision: Sendable, Equatable {
 }
 
 /// A user's kept operations, as the embedded broker holds them in memory: the newest 1,000, and
-/// every one younger than 24 hours (§12), the oldest pruned first, as the stores prune them
-/// (`StoreChange.pruneKeptOutcomes`).
+/// every one younger than 24 hours (§12). Ordered as the stores order them, by time and then by
+/// `opId`, so that a prune here forgets exactly the outcomes `StoreChange.pruneKeptOutcomes`
+/// deletes there (equal times and a wall clock set back included).
 package struct KeptOperations: Sendable {
     package static let keptAtLeast = 1_000
     package static let keptForMs: Int64 = 86_400_000
 
+    private struct Position: Comparable {
+        let keptAt: Int64
+        let opID: String
+        static func < (a: Position, b: Position) -> Bool { (a.keptAt, a.opID) < (b.keptAt, b.opID) }
+    }
+
     private var byID: [String: KeptOperation] = [:]
-    /// Oldest first; `start` is the first not yet pruned.
-    private var order: [String] = []
+    /// Oldest first; those before `start` are pruned.
+    private var order: [Position] = []
     private var start = 0
 
-    /// `operations` oldest first, as the stores list them.
     package init(_ operations: [KeptOperation] = []) {
         for operation in operations { keep(operation) }
     }
@@ -99,18 +105,30 @@ package struct KeptOperations: Sendable {
 
     package subscript(opID: String) -> KeptOperation? { byID[opID] }
 
+    /// A new `opId` (one kept already is answered, never kept again).
     package mutating func keep(_ operation: KeptOperation) {
-        if byID.updateValue(operation, forKey: operation.opID) == nil { order.append(operation.opID) }
+        guard byID.updateValue(operation, forKey: operation.opID) == nil else { return }
+        let position = Position(keptAt: operation.keptAt, opID: operation.opID)
+        // Nearly always the newest: an append. Else where it sorts among those not pruned.
+        if let last = order.last, position < last {
+            var (low, high) = (start, order.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if order[middle] < position { low = middle + 1 } else { high = middle }
+            }
+            order.insert(position, at: low)
+        } else {
+            order.append(position)
+        }
     }
 
-    /// Forgets what is past both bounds at `now`: the change that prunes the store alike, if
-    /// anything went.
+    /// Forgets what is past both bounds at `now` (not among the newest 1,000, and older than 24
+    /// hours): the change that prunes the store alike, if anything went.
     package mutating func prune(of userID: String, now: Int64) -> StoreChange? {
         let keptBefore = now - Self.keptForMs
         var pruned = false
-        while byID.count > Self.keptAtLeast, start < order.count, let oldest = byID[order[start]],
-              oldest.keptAt < keptBefore {
-            byID[order[start]] = nil
+        while byID.count > Self.keptAtLeast, start < order.count, order[start].keptAt < keptBefore {
+            byID[order[start].opID] = nil
             start += 1
             pruned = true
         }

@@ -127,11 +127,13 @@ extension SchemaMigration {
     ])
 
     /// PROTOCOL §12: what each request with an `opId` came to, in the transaction of its effects.
+    /// `op_id` sorts bytewise (COLLATE "C"), as SQLite and the embedded broker's memory sort it:
+    /// a locale's collation would prune other outcomes among equal times.
     static let v2 = SchemaMigration(version: 2, name: "kept outcomes of requests with an opId", statements: [
         """
         CREATE TABLE kept_outcomes (
             user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
-            op_id text NOT NULL,
+            op_id text COLLATE "C" NOT NULL,
             op text NOT NULL,
             answer bytea NOT NULL,
             kept_at bigint NOT NULL,

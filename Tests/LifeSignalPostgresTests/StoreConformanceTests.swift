@@ -455,7 +455,10 @@ struct ChangeWorkload {
             // Times repeat, so that the prune's order among equal times is compared too.
             let answer: KeptOutcome.Answer = Bool.random(using: &random)
                 ? .ok(["n": .int(Int64(counter))]) : .refused(ProtocolError(.forbidden, "no \(counter)"))
-            return [.keepOutcome(userID: userID, KeptOutcome(opID: "op\(counter)", op: Op.checkIn, answer: answer,
+            // Punctuation and case, which a locale's collation orders otherwise than bytes do.
+            let opID = ["op-\(counter)", "Op:\(counter)", "op.\(counter)", "OP_\(counter)", "op\(counter)"]
+                .randomElement(using: &random)!
+            return [.keepOutcome(userID: userID, KeptOutcome(opID: opID, op: Op.checkIn, answer: answer,
                                                             keptAt: Int64(counter / 3)))]
         case 14:
             return [.pruneKeptOutcomes(userID: userID, keepNewest: 2, keptBefore: Int64(counter / 4))]
