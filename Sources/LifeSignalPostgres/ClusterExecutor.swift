@@ -50,20 +50,49 @@ public struct ClusterExecutor: Sendable {
     /// Runs `rules` for a request of `userID` in one transaction. A `ProtocolError` from the rules
     /// rolls everything back and is thrown as it is.
     public func perform<Result: Sendable>(
-        as userID: String, involving: Involved = .nobody, now: Int64, keeping keep: OperationKeep? = nil,
+        as userID: String, involving: Involved = .nobody, now: Int64,
         _ rules: @escaping @Sendable (inout Step) throws(ProtocolError) -> Result
     ) async throws -> Commit<Result> {
-        try await perform(as: userID, involving: involving, now: now, keeping: keep, reading: { _, _ in }) {
+        try await performStep(as: userID, involving: involving, now: now, keeping: nil, reading: { _, _ in }) {
             (step, _: Void) throws(ProtocolError) in try rules(&step)
         }
     }
 
     /// As above, with rows outside the accounts (a notification, say) read by `reading` under the
-    /// same lock and handed to the rules. With `keep` (§12; its results are `Reply`s), what is
-    /// kept under the `opId` is thrown instead (`KeptAnswerFound`), or the outcome is kept: the
-    /// rules' reply with their effects, or their refusal on its own.
+    /// same lock and handed to the rules.
     public func perform<Extra: Sendable, Result: Sendable>(
-        as userID: String, involving: Involved = .nobody, now: Int64, keeping keep: OperationKeep? = nil,
+        as userID: String, involving: Involved = .nobody, now: Int64,
+        reading: @escaping @Sendable (PostgresConnection, Logger) async throws -> Extra,
+        _ rules: @escaping @Sendable (inout Step, Extra) throws(ProtocolError) -> Result
+    ) async throws -> Commit<Result> {
+        try await performStep(as: userID, involving: involving, now: now, keeping: nil, reading: reading, rules)
+    }
+
+    /// A request's step under its `opId` (§12): what is kept under it is thrown instead
+    /// (`KeptAnswerFound`), or the outcome is kept, the reply with the step's effects or the
+    /// refusal on its own.
+    public func perform(
+        as userID: String, involving: Involved = .nobody, now: Int64, keeping keep: OperationKeep?,
+        _ rules: @escaping @Sendable (inout Step) throws(ProtocolError) -> Reply
+    ) async throws -> Commit<Reply> {
+        try await performStep(as: userID, involving: involving, now: now, keeping: keep.map { ($0, \.fields) },
+                              reading: { _, _ in }) { (step, _: Void) throws(ProtocolError) in try rules(&step) }
+    }
+
+    /// As above, with rows read by `reading` under the same lock.
+    public func perform<Extra: Sendable>(
+        as userID: String, involving: Involved = .nobody, now: Int64, keeping keep: OperationKeep?,
+        reading: @escaping @Sendable (PostgresConnection, Logger) async throws -> Extra,
+        _ rules: @escaping @Sendable (inout Step, Extra) throws(ProtocolError) -> Reply
+    ) async throws -> Commit<Reply> {
+        try await performStep(as: userID, involving: involving, now: now, keeping: keep.map { ($0, \.fields) },
+                              reading: reading, rules)
+    }
+
+    /// `keep`: the `opId`, and the fields of the answer a result is kept as.
+    private func performStep<Extra: Sendable, Result: Sendable>(
+        as userID: String, involving: Involved, now: Int64,
+        keeping keep: (OperationKeep, @Sendable (Result) -> JSONObject)?,
         reading: @escaping @Sendable (PostgresConnection, Logger) async throws -> Extra,
         _ rules: @escaping @Sendable (inout Step, Extra) throws(ProtocolError) -> Result
     ) async throws -> Commit<Result> {
@@ -97,7 +126,8 @@ public struct ClusterExecutor: Sendable {
     }
 
     private func attemptStep<Extra: Sendable, Result: Sendable>(
-        as userID: String, involving: Involved, now: Int64, keeping keep: OperationKeep?,
+        as userID: String, involving: Involved, now: Int64,
+        keeping keep: (OperationKeep, @Sendable (Result) -> JSONObject)?,
         reading: @escaping @Sendable (PostgresConnection, Logger) async throws -> Extra,
         _ rules: @escaping @Sendable (inout Step, Extra) throws(ProtocolError) -> Result
     ) async throws -> StepEnd<Result> {
@@ -105,7 +135,7 @@ public struct ClusterExecutor: Sendable {
         return try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             let (ids, accounts, heads) = try await ClusterRows.lockInvolved([(userID, involving)], on: connection,
                                                                             logger: logger)
-            try await Self.checkKept(keep, on: connection, logger: logger)
+            try await Self.checkKept(keep?.0, on: connection, logger: logger)
             let extra = try await reading(connection, logger)
             let withExtra = { (step: inout Step) throws(ProtocolError) in try rules(&step, extra) }
             let steps = Self.run([(userID, involving, withExtra)], locked: ids, accounts: accounts, now: now)
@@ -113,13 +143,13 @@ public struct ClusterExecutor: Sendable {
             case .ran(let result, _):
                 let written = try await Self.write(steps.ran, heads: heads, eventRetention: limits.0,
                                                    notificationHistory: limits.1, on: connection, logger: logger)
-                if let keep, let reply = result as? Reply {
-                    _ = try await ClusterRows.commit(keep.change(.ok(reply.fields), now: now), on: connection, logger: logger)
+                if let (keep, fields) = keep {
+                    _ = try await ClusterRows.commit(keep.change(.ok(fields(result)), now: now), on: connection, logger: logger)
                 }
                 return .committed(Commit(result: result, events: written.events, pushes: written.pushes,
                                          notifications: written.notifications))
             case .refused(let error):
-                guard let keep else { throw error }
+                guard let keep = keep?.0 else { throw error }
                 _ = try await ClusterRows.commit(keep.change(.refused(error), now: now), on: connection, logger: logger)
                 return .refused(error)
             case .involvedChanged:

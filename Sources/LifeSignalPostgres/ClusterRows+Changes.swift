@@ -17,6 +17,14 @@ extension ClusterRows {
             positions += try await write(additions, on: connection, logger: logger)
             additions = Additions()
         }
+        // A batch's kept outcomes (§12) go in one statement, after the users they belong to.
+        var kept: [(userID: String, outcome: KeptOutcome)] = []
+        func writeKept() async throws {
+            guard !kept.isEmpty else { return }
+            try await writeAdditions()
+            try await insert(kept, on: connection, logger: logger)
+            kept = []
+        }
         for change in changes {
             switch change {
             case .upsertContact(let record):
@@ -94,13 +102,9 @@ extension ClusterRows {
                 try await connection.query("DELETE FROM pushes WHERE notification_id = \(id)", logger: logger).drain()
                 try await connection.query("DELETE FROM notifications WHERE id = \(id)", logger: logger).drain()
             case .keepOutcome(let userID, let outcome):
-                try await writeAdditions()  // a new user's row first
-                try await connection.query("""
-                    INSERT INTO kept_outcomes (user_id, op_id, op, answer, kept_at)
-                    VALUES (\(userID), \(outcome.opID), \(outcome.op), \(ByteBuffer(bytes: outcome.storedAnswer)),
-                            \(outcome.keptAt))
-                    """, logger: logger).drain()
+                kept.append((userID, outcome))
             case .pruneKeptOutcomes(let userID, let keepNewest, let keptBefore):
+                try await writeKept()
                 try await connection.query("""
                     DELETE FROM kept_outcomes WHERE user_id = \(userID) AND kept_at < \(keptBefore) AND op_id NOT IN (
                         SELECT op_id FROM kept_outcomes WHERE user_id = \(userID)
@@ -109,6 +113,19 @@ extension ClusterRows {
             }
         }
         try await writeAdditions()
+        try await writeKept()
         return positions
+    }
+
+    private static func insert(_ kept: [(userID: String, outcome: KeptOutcome)], on connection: PostgresConnection,
+                               logger: Logger) async throws {
+        let answers = kept.map { String(decoding: $0.outcome.storedAnswer, as: UTF8.self) }
+        try await connection.query("""
+            INSERT INTO kept_outcomes (user_id, op_id, op, answer, kept_at)
+            SELECT user_id, op_id, op, convert_to(answer, 'UTF8'), kept_at
+            FROM unnest(\(kept.map(\.userID))::text[], \(kept.map(\.outcome.opID))::text[],
+                        \(kept.map(\.outcome.op))::text[], \(answers)::text[], \(kept.map(\.outcome.keptAt))::bigint[])
+                AS k(user_id, op_id, op, answer, kept_at)
+            """, logger: logger).drain()
     }
 }

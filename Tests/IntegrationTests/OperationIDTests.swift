@@ -33,6 +33,18 @@ struct OperationIDTests {
         #expect(pings(alice) == 1)
     }
 
+    /// Both of Alice's devices send the same `opId` at once (on a cluster, possibly into one batch,
+    /// or to two brokers): one alert, and both are answered with it.
+    @Test func twoDevicesSendingOneOpIDAtOnceActOnce() throws {
+        let fields: JSONObject = ["message": "fell", "opId": "alert-at-once"]
+        let rids = alice.devices.map { $0.send(Op.alertTrigger, fields) }
+        let answers = zip(alice.devices, rids).map { device, rid in device.response(to: rid) }
+        #expect(answers.allSatisfy { $0?.okFields != nil }, "\(answers)")
+        #expect(answers[0]?.okFields == answers[1]?.okFields, "\(answers)")
+        let alerts = bob.settle()[0].filter { $0.notification?["type"]?.stringValue == "alert" }
+        #expect(alerts.count == 1, "\(alerts)")
+    }
+
     @Test func aRefusalIsKeptToo() throws {
         let carol = try Person("Carol", port: broker.port)
         let remove: JSONObject = ["contactId": .string(carol.id), "opId": "remove-carol"]

@@ -9,6 +9,47 @@ import Testing
 @Suite struct ClusterBatchTests {
     let cluster = ClusterExecutorTests()
 
+    /// §12 in one batch: a step whose `opId` an earlier step of the batch used is answered as that
+    /// one was and runs nothing; another op under it is refused; a refusal is kept too; and the next
+    /// batch answers all of them from what was kept.
+    @Test func stepsSharingAnOpIDInOneBatchRunOnce() async throws {
+        try await cluster.withCluster(brokers: 1) { brokers in
+            let executor = brokers[0]
+            try await cluster.register(["Alice", "Bob"], on: executor)
+            _ = try await executor.perform(as: "u_Alice", involving: .named(["u_Bob"]), now: 1) { (step) throws(ProtocolError) in
+                try ContactRules.add("u_Bob", by: "u_Alice", qrCode: "qr_Bob", isResponder: true, isDependent: false,
+                                     maxContacts: 0, in: &step)
+            }
+            func ping(_ opID: String, op: String = Op.pingSend) -> ClusterExecutor.BatchedStep {
+                .init(userID: "u_Bob", involving: .named(["u_Alice"]),
+                      keep: .init(userID: "u_Bob", opID: opID, op: op)) { (step) throws(ProtocolError) in
+                    try PingRules.send(to: "u_Alice", by: "u_Bob", in: &step)
+                }
+            }
+            let refused = ClusterExecutor.BatchedStep(
+                userID: "u_Alice", involving: .nobody, keep: .init(userID: "u_Alice", opID: "clear", op: Op.pingClear)
+            ) { (step) throws(ProtocolError) in try PingRules.clear(to: "u_Bob", by: "u_Alice", in: &step) }
+            let steps = [ping("p1"), ping("p1"), ping("p1", op: Op.checkIn), refused]
+            let first = try await executor.performBatch(steps, now: 2)
+            guard case .committed(let reply, _) = first.outcomes[0] else { Issue.record("\(first.outcomes)"); return }
+            guard case .kept(.ok(let again)) = first.outcomes[1], again == reply.fields else {
+                Issue.record("the second is answered as the first: \(first.outcomes)")
+                return
+            }
+            guard case .refused(let error) = first.outcomes[2], error.code == .badRequest else {
+                Issue.record("another op under the opId: \(first.outcomes)")
+                return
+            }
+            guard case .refused(let cleared) = first.outcomes[3] else { Issue.record("\(first.outcomes)"); return }
+            let page = try await executor.notificationPage(of: "u_Alice", before: nil, limit: 100)
+            #expect(page?.notifications.filter { $0.type == .ping }.count == 1)
+
+            let second = try await executor.performBatch([ping("p1"), refused], now: 3)
+            guard case .kept(.ok(reply.fields)) = second.outcomes[0], case .kept(.refused(cleared)) = second.outcomes[1]
+            else { Issue.record("kept before this batch: \(second.outcomes)"); return }
+        }
+    }
+
     @Test func stepsRunInOrderOnWhatTheStepsBeforeThemLeft() async throws {
         try await cluster.withCluster(brokers: 1) { brokers in
             let executor = brokers[0]
