@@ -34,6 +34,8 @@ final class DiffRunner {
     private var wires: [[DiffWire?]] = []
     private var deviceSeqs: [[Int64]] = []
     private(set) var transcript: [DiffRecord] = []
+    /// What each request step sent, with its `opId`, for a later step to send again.
+    private var sent: [Int: (op: String, fields: JSONObject)] = [:]
 
     init(ports: [Int], heads: (() throws -> [String: Int64])? = nil, expectedHeads: [[Int64]] = []) {
         self.ports = ports
@@ -68,7 +70,7 @@ final class DiffRunner {
                 try run(.connect(user: user, device: device, resume: .none))
             }
         }
-        for step in steps { try run(step) }
+        for (index, step) in steps.enumerated() { try run(step, index: index) }
         try finish()
         return transcript
     }
@@ -77,7 +79,8 @@ final class DiffRunner {
 
     // MARK: Steps
 
-    private func run(_ step: DiffStep) throws {
+    /// `index`: the step's place in the workload, which names its request's `opId`.
+    private func run(_ step: DiffStep, index: Int = -1) throws {
         let started = ContinuousClock.now
         defer { Self.trace("\(transcript.count - 1) \(step) \(ContinuousClock.now - started)") }
         var record = DiffRecord(title: step.description)
@@ -114,14 +117,27 @@ final class DiffRunner {
                 record.entries.append(DiffEntry(label: "offline", frame: [:]))
                 break
             }
-            let (op, fields) = self.request(request, by: user)
-            let (answer, before) = wire.until(answerTo: wire.send(op, fields))
-            record.entries += before.map { DiffEntry(label: "u\(user).d\(device)", frame: $0) }
-            record.entries.append(DiffEntry(label: "answer", frame: answer ?? ["none": true]))
-            absorb(before + (answer.map { [$0] } ?? []), user: user)
+            var (op, fields) = self.request(request, by: user)
+            fields["opId"] = .string("op-\(index)")
+            sent[index] = (op, fields)
+            send(op, fields, on: wire, user: user, device: device, into: &record)
+        case .resend(let user, let device, let step):
+            guard let wire = wires[user][device], let (op, fields) = sent[step] else {
+                record.entries.append(DiffEntry(label: "offline, or never sent", frame: [:]))
+                break
+            }
+            send(op, fields, on: wire, user: user, device: device, into: &record)
         }
         record.entries += try settle()
         transcript.append(record)
+    }
+
+    private func send(_ op: String, _ fields: JSONObject, on wire: DiffWire, user: Int, device: Int,
+                      into record: inout DiffRecord) {
+        let (answer, before) = wire.until(answerTo: wire.send(op, fields))
+        record.entries += before.map { DiffEntry(label: "u\(user).d\(device)", frame: $0) }
+        record.entries.append(DiffEntry(label: "answer", frame: answer ?? ["none": true]))
+        absorb(before + (answer.map { [$0] } ?? []), user: user)
     }
 
     /// Says hello on `wire` and takes its catch-up (the snapshot, or the events to `lastSeq`).

@@ -9,13 +9,18 @@ enum DiffStep: CustomStringConvertible {
     case connect(user: Int, device: Int, resume: DiffResume)
     /// A device's network drops.
     case hangUp(user: Int, device: Int)
+    /// A request, under the `opId` of its step's index (§12).
     case request(user: Int, device: Int, DiffRequest)
+    /// The request of an earlier step of the same user sent again under its `opId`, from this
+    /// device: as if its answer had been lost.
+    case resend(user: Int, device: Int, step: Int)
 
     var description: String {
         switch self {
         case .connect(let user, let device, let resume): "u\(user).d\(device) hello resume=\(resume)"
         case .hangUp(let user, let device): "u\(user).d\(device) hangs up"
         case .request(let user, let device, let request): "u\(user).d\(device) \(request)"
+        case .resend(let user, let device, let step): "u\(user).d\(device) resends step \(step)"
         }
     }
 }
@@ -85,6 +90,7 @@ struct DiffWorkload {
         var random = SplitMix64(seed: seed)
         var online = (0..<Self.users).map { Array(repeating: true, count: Self.devices(of: $0)) }
         var contacts = Array(repeating: Set<Int>(), count: Self.users)
+        var requested = Array(repeating: [Int](), count: Self.users)  // each user's request steps
         var steps: [DiffStep] = []
         while steps.count < count {
             let user = random.pick(Self.users)
@@ -103,6 +109,8 @@ struct DiffWorkload {
                 online[user][device] = false
             } else if roll < 10 {
                 steps.append(.connect(user: user, device: device, resume: .last))  // replaces itself
+            } else if roll < 14, !requested[user].isEmpty {
+                steps.append(.resend(user: user, device: device, step: requested[user][random.pick(requested[user].count)]))
             } else {
                 let request = Self.request(by: user, among: contacts[user], &random)
                 // A rough model of who is whose contact, so that most requests name one (a
@@ -116,6 +124,7 @@ struct DiffWorkload {
                     contacts[other].remove(user)
                 default: break
                 }
+                requested[user].append(steps.count)
                 steps.append(.request(user: user, device: device, request))
             }
         }
