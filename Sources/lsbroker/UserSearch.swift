@@ -10,6 +10,9 @@ enum UserSearch {
         var matches: [UserDirectory.User]
         /// When nothing matched: users whose name is near the query, nearest first.
         var nearby: [UserDirectory.User] = []
+        /// Whether the query was an id or a whole name, not a part of one: what a change
+        /// (`--remove-token`) asks for.
+        var isExact = true
     }
 
     static let mostSuggestions = 5
@@ -21,9 +24,9 @@ enum UserSearch {
         if !named.isEmpty { return Found(matches: named) }
         guard !wanted.isEmpty else { return Found(matches: []) }
         let holding = users.filter { $0.name.lowercased().contains(wanted) || $0.id.hasPrefix(query) }
-        if !holding.isEmpty { return Found(matches: holding) }
+        if !holding.isEmpty { return Found(matches: holding, isExact: false) }
         // Two letters are too few to be near anything in particular.
-        guard wanted.count >= 3 else { return Found(matches: []) }
+        guard wanted.count >= 3 else { return Found(matches: [], isExact: false) }
         // Two edits (a swapped pair is two) even in a short name; a third of a long one.
         let most = max(2, min(3, wanted.count / 3))
         let scored = users.compactMap { user -> (UserDirectory.User, Int)? in
@@ -33,7 +36,7 @@ enum UserSearch {
             return distance <= most ? (user, distance) : nil
         }
         let nearest = scored.enumerated().sorted { ($0.element.1, $0.offset) < ($1.element.1, $1.offset) }
-        return Found(matches: [], nearby: nearest.prefix(mostSuggestions).map(\.element.0))
+        return Found(matches: [], nearby: nearest.prefix(mostSuggestions).map(\.element.0), isExact: false)
     }
 
     /// What to say when nothing matched.

@@ -71,7 +71,7 @@ struct Users: ParsableCommand {
         }
         let found = try users.users(matching: query)
         guard !found.matches.isEmpty else { throw UserSearch.notFound(query, nearby: found.nearby, in: store) }
-        if let deviceID = removeTokenOf { try removeToken(of: deviceID, found.matches) }
+        if let deviceID = removeTokenOf { try removeToken(of: deviceID, found) }
         var summaries = try found.matches.compactMap { try users.summary(of: $0.id) }
         if let metricsURL, clusterURL == nil { summaries = summaries.map { Self.withOnlineState($0, from: RunningBroker(baseURL: metricsURL)) } }
         let text = json
@@ -82,12 +82,18 @@ struct Users: ParsableCommand {
 
     /// The token goes through the running broker, which holds loaded users' tokens in memory: a
     /// change behind its back in the store would be pushed to again.
-    private func removeToken(of deviceID: String, _ users: [UserDirectory.User]) throws {
+    private func removeToken(of deviceID: String, _ found: UserSearch.Found) throws {
         guard let metricsURL else {
             throw ValidationError("--remove-token goes through the running broker: give its --metrics-url")
         }
+        let users = found.matches
+        let list = users.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
+        // A change names its user: a part of a name that happens to match one user is not enough.
+        guard found.isExact else {
+            throw CommandFailure(code: "failed",
+                                 message: "'\(query)' is part of a name (\(list)); --remove-token takes an id or a whole name")
+        }
         guard users.count == 1, let user = users.first else {
-            let list = users.map { "\($0.name) (\($0.id))" }.joined(separator: ", ")
             throw CommandFailure(code: "failed", message: "'\(query)' matches \(users.count) users: \(list); give the id")
         }
         let result = try RunningBroker(baseURL: metricsURL).removePushToken(of: user.id, device: deviceID)

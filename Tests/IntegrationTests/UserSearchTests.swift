@@ -17,6 +17,8 @@ import Testing
         #expect(ids("smith") == ["u_d4"])
         #expect(ids("u_e") == ["u_e5"])
         #expect(ids("") == [])
+        #expect(UserSearch.find("u_c3", among: users).isExact && UserSearch.find("ALICE", among: users).isExact)
+        #expect(!UserSearch.find("ali", among: users).isExact)
     }
 
     @Test func nearMissesAreSuggestedNearestFirstOnlyWhenNothingMatches() {

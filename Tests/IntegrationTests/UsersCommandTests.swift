@@ -147,6 +147,9 @@ struct UsersCommandTests {
 
         let again = try users(store + remote, ["--remove-token", "device-0", "alice"])
         #expect(again.status == 0 && again.stderr.contains("has no push token"), "\(again.stderr)")
+        // A change names its user in full: a part of the name is refused, and nothing is removed.
+        let partial = try users(store + remote, ["--remove-token", "device-0", "ali"])
+        #expect(partial.status == 1 && partial.stderr.contains("takes an id or a whole name"), "\(partial.stderr)")
         let unknown = try users(store + remote, ["--remove-token", "tablet", "alice"])
         #expect(unknown.status == 1 && unknown.stderr.contains("Alice has no device 'tablet'"), "\(unknown.stderr)")
     }
