@@ -111,8 +111,8 @@ extension Broker {
     /// Unloads a session nobody needs: no device online, nothing in flight.
     func evictIfIdle(_ session: UserSession) {
         guard case .loaded(let current) = users[session.userID], current === session else { return }
-        let (idle, stale, tokens) = session.onLoop {
-            ($0.isIdle, $0.isStale, $0.devices.values.compactMap(\.pushToken))
+        let (idle, stale, erased, tokens) = session.onLoop {
+            ($0.isIdle, $0.isStale, $0.isErased, $0.devices.values.compactMap(\.pushToken))
         }
         guard idle else { return }
         logger.debug("user unloaded", metadata: [
@@ -123,7 +123,7 @@ extension Broker {
         forgetPushTokens(tokens, of: session.userID)
         if let waiters = pendingReloads.removeValue(forKey: session.userID) {
             load(session.userID, waiters: waiters)
-        } else if stale {
+        } else if stale && !erased {
             // Not at once: the store just failed, and reloading would fire a due deadline into it again.
             retryAfterStoreFailure(.reload(userID: session.userID))
         }

@@ -13,7 +13,7 @@ public enum ClientEvent: Sendable, Equatable {
     case event(seq: Int64, name: String, data: JSONValue)
     /// The connection ended. `error` is nil after `close()`/`bye()`; `willReconnect` says whether the
     /// client is retrying (it is not after `unauthenticated`, `replaced`, `unsupported_version`,
-    /// `too_many_devices`, `close()` or `bye()`).
+    /// `revoked`, `account_deleted`, `too_many_devices`, `close()` or `bye()`).
     case disconnected(error: LifeSignalClientError?, willReconnect: Bool)
     /// The next connection attempt, number `attempt` (from 1) since the client was last live, starts
     /// in `delayMs`; `error` is why the previous connection or attempt ended. One per attempt: after

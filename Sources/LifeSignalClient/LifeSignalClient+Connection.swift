@@ -211,7 +211,7 @@ extension LifeSignalClient {
     static func isFinal(_ reason: LifeSignalClientError, hasBeenLive: Bool = false) -> Bool {
         guard case .server(let error) = reason else { return false }
         if error.code == .tooManyDevices { return !hasBeenLive }
-        return [.unauthenticated, .replaced, .unsupportedVersion].contains(error.code)
+        return [.unauthenticated, .replaced, .unsupportedVersion, .revoked, .accountDeleted].contains(error.code)
     }
 
     // MARK: - Reconnecting

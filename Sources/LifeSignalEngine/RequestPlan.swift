@@ -23,6 +23,10 @@ package enum RequestPlan: Sendable {
     case changePushToken(PushTokenChange)
     /// A read that changes nothing.
     case read(Read)
+    /// `account.delete`: one step of `rules` over the user and every contact, on its own (the
+    /// user's rows are gone after it, for any step that would follow in a batch); once it is
+    /// answered, every device of the user, on every broker, is closed with `account_deleted`.
+    case eraseAccount(Rules)
 
     package enum QRCodeUse: Sendable {
         /// `contacts.add`: the owner is involved in the rules.
@@ -103,6 +107,10 @@ package enum RequestPlan: Sendable {
             }
         case .notificationsReadAll:
             self = .readAllNotifications { unread, step in NotificationRules.readAll(unread: unread, of: userID, in: &step) }
+        case .accountDelete(let confirm):
+            self = .eraseAccount { (step) throws(ProtocolError) in
+                try AccountRules.delete(userID, confirm: confirm, in: &step)
+            }
         case .notificationsDelete(let id):
             self = .changeNotification(id: id) { (notification, step) throws(ProtocolError) in
                 try NotificationRules.delete(notification, of: userID, in: &step)

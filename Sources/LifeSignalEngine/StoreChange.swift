@@ -40,6 +40,9 @@ public enum StoreChange: Sendable {
     /// Forgets the user's kept outcomes past both bounds: not among the newest `keepNewest`, and
     /// kept before `keptBefore`.
     case pruneKeptOutcomes(userID: String, keepNewest: Int, keptBefore: Int64)
+    /// Everything of the user: document (and with it credential, QR code, deadline),
+    /// relationships, devices, notifications, events, recorded pushes, kept outcomes.
+    case eraseUser(userID: String)
 }
 
 extension StoreChange {
@@ -52,6 +55,7 @@ extension StoreChange {
         case .setNotificationRead(let id): self = .setNotificationRead(id: id)
         case .markAllNotificationsRead(let userID): self = .markAllNotificationsRead(userID: userID)
         case .deleteNotification(let id): self = .deleteNotification(id: id)
+        case .eraseUser(let userID): self = .eraseUser(userID: userID)
         }
     }
 }

@@ -60,6 +60,9 @@ struct BrokerFieldRules {
             if let before = try request.optionalString("before") { try id(before, "before") }
         case Op.notificationsRead, Op.notificationsDelete:
             try id(request.string("id"), "id")
+        case Op.accountDelete:
+            // Compared with the user's name by the rule, which only the broker knows.
+            _ = try request.string("confirm")
         case Op.keepalive, Op.bye, Op.qrRotate, Op.deviceUnregister, Op.devicesList, Op.contactsList, Op.checkIn,
             Op.alertCancel, Op.notificationsReadAll:
             break

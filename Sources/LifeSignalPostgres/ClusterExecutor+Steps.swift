@@ -34,7 +34,8 @@ extension ClusterExecutor {
         var steps = LockedSteps<Result>()
         for request in requests {
             guard let actor = working[request.userID] else {
-                steps.runs.append(.refused(ProtocolError(.unauthenticated, "unknown user")))
+                // Users never vanish but by `account.delete`: a request its devices sent meanwhile.
+                steps.runs.append(.refused(.deletedAccount))
                 continue
             }
             let involved = request.involving.ids(in: actor.contacts)

@@ -40,6 +40,19 @@ package enum ClusterHints {
         return (String(parts[0]), String(parts[1]), String(parts[2]))
     }
 
+    /// The notice that `userID`'s account was deleted: every broker closes the user's devices
+    /// with `account_deleted` (§12).
+    package static func deleted(userID: String) -> String { "\(deletedPrefix)\(userID)" }
+
+    package static let deletedPrefix = "deleted "
+
+    /// The user a `deleted` notice names, or nil for another payload.
+    package static func parseDeleted(_ payload: String) -> String? {
+        guard payload.hasPrefix(deletedPrefix) else { return nil }
+        let userID = payload.dropFirst(deletedPrefix.count)
+        return userID.isEmpty || userID.contains(" ") ? nil : String(userID)
+    }
+
     /// The pairs of a payload; malformed pairs are skipped (a hint is never trusted for more
     /// than "look").
     package static func parse(_ payload: String) -> [(userID: String, seq: Int64)] {

@@ -110,11 +110,29 @@ extension ClusterRows {
                         SELECT op_id FROM kept_outcomes WHERE user_id = \(userID)
                         ORDER BY kept_at DESC, op_id DESC LIMIT \(Int64(keepNewest)))
                     """, logger: logger).drain()
+            case .eraseUser(let userID):
+                try await writeKept()
+                try await erase(userID, on: connection, logger: logger)
             }
         }
         try await writeAdditions()
         try await writeKept()
         return positions
+    }
+
+    /// Every row of the user in one statement: the references to the user's row (checked at its
+    /// end, as NO ACTION constraints are) go with it.
+    private static func erase(_ userID: String, on connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            WITH contacts AS (DELETE FROM contacts WHERE user_id = \(userID) OR contact_id = \(userID)),
+                 devices AS (DELETE FROM devices WHERE user_id = \(userID)),
+                 notifications AS (DELETE FROM notifications WHERE user_id = \(userID)),
+                 events AS (DELETE FROM events WHERE user_id = \(userID)),
+                 pushes AS (DELETE FROM pushes WHERE user_id = \(userID)),
+                 presence AS (DELETE FROM presence WHERE user_id = \(userID)),
+                 kept AS (DELETE FROM kept_outcomes WHERE user_id = \(userID))
+            DELETE FROM users WHERE id = \(userID)
+            """, logger: logger).drain()
     }
 
     private static func insert(_ kept: [(userID: String, outcome: KeptOutcome)], on connection: PostgresConnection,

@@ -24,6 +24,7 @@ extension DeviceCommand {
         case .notificationsRead: Op.notificationsRead
         case .notificationsReadAll: Op.notificationsReadAll
         case .notificationsDelete: Op.notificationsDelete
+        case .accountDelete: Op.accountDelete
         }
     }
 
@@ -55,6 +56,8 @@ extension DeviceCommand {
             return fields
         case .notificationsRead(let id), .notificationsDelete(let id):
             return [FieldName.id: .string(id)]
+        case .accountDelete(let confirm):
+            return [FieldName.confirm: .string(confirm)]
         case .qrRotate, .deviceUnregister, .devicesList, .contactsList, .checkIn, .alertCancel, .notificationsReadAll:
             return [:]
         }
@@ -121,4 +124,5 @@ enum FieldName {
     static let maxFrameBytes = "maxFrameBytes"
     static let serverTime = "serverTime"
     static let broker = "broker"
+    static let confirm = "confirm"
 }

@@ -22,6 +22,8 @@ public enum DeviceCommand: Sendable, Equatable {
     case notificationsRead(id: String)
     case notificationsReadAll
     case notificationsDelete(id: String)
+    /// `confirm`: the user's current name, as the user typed it to confirm (§12).
+    case accountDelete(confirm: String)
 
     /// Reads `request`: `unknown_op` for an op that is not a device's, `bad_request` for a
     /// missing, mistyped or invalid field.
@@ -69,6 +71,7 @@ public enum DeviceCommand: Sendable, Equatable {
         case Op.notificationsRead: self = .notificationsRead(id: try Self.notificationID(request))
         case Op.notificationsReadAll: self = .notificationsReadAll
         case Op.notificationsDelete: self = .notificationsDelete(id: try Self.notificationID(request))
+        case Op.accountDelete: self = .accountDelete(confirm: try request.string(FieldName.confirm))
         default: throw ProtocolError(.unknownOp, "unknown op '\(request.op)'")
         }
     }

@@ -30,6 +30,8 @@ public enum Op {
     public static let notificationsRead = "notifications.read"
     public static let notificationsReadAll = "notifications.readAll"
     public static let notificationsDelete = "notifications.delete"
+    /// v1.2 (§12): the user's account and everything of it are erased.
+    public static let accountDelete = "account.delete"
 
     /// Ops allowed before `hello` succeeds (§3).
     public static let beforeHello: Set<String> = [register, hello]
@@ -39,6 +41,7 @@ public enum Op {
         register, hello, keepalive, bye, profileUpdate, qrRotate, qrLookup, deviceRegister, deviceUnregister, devicesList,
         contactsAdd, contactsRemove, contactsSetRoles, contactsList, pingSend, pingRespond, pingClear, checkIn,
         alertTrigger, alertCancel, notificationsList, notificationsRead, notificationsReadAll, notificationsDelete,
+        accountDelete,
     ]
 
     // Broker → client (§2)

@@ -9,15 +9,21 @@ public enum OperationID {
         guard let id = try request.optionalString(FieldName.opID) else { return nil }
         return try Validate.deviceName(id, field: FieldName.opID, maxLength: maxLength)
     }
+
+    /// The `opId` under which `request`'s outcome is kept, if it has a valid one and its op is kept.
+    public static func kept(by request: Request) -> String? {
+        guard !unkeptOps.contains(request.op) else { return nil }
+        return (try? of(request)) ?? nil
+    }
+
+    /// Ops whose outcome is not kept: reads, answered afresh however often they are sent, and
+    /// `account.delete`, which erases the user's kept outcomes with the rest of the account (and
+    /// the credentials that could send it again).
+    static let unkeptOps: Set<String> = [Op.devicesList, Op.contactsList, Op.notificationsList, Op.qrLookup,
+                                         Op.accountDelete]
 }
 
 extension DeviceCommand {
-    /// Whether the command may change state, and so is kept under its `opId` (§12). A read is
-    /// answered afresh however often it is sent.
-    public var changesState: Bool {
-        switch self {
-        case .devicesList, .contactsList, .notificationsList, .qrLookup: false
-        default: true
-        }
-    }
+    /// Whether its outcome is kept under its `opId` (§12).
+    public var keepsOutcome: Bool { !OperationID.unkeptOps.contains(op) }
 }

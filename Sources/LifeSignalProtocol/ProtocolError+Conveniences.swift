@@ -18,4 +18,7 @@ extension ProtocolError {
     public static func overloaded(_ message: String) -> ProtocolError { ProtocolError(.overloaded, message) }
     public static func limitExceeded(_ message: String) -> ProtocolError { ProtocolError(.limitExceeded, message) }
     public static func `internal`(_ message: String) -> ProtocolError { ProtocolError(.internal, message) }
+
+    /// What every device of a deleted account is told (§12), on either store, before it is closed.
+    public static let deletedAccount = ProtocolError(.accountDeleted, "the account was deleted")
 }

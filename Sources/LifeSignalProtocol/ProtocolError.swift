@@ -27,6 +27,10 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         /// v1.1: a per-user quota (PROTOCOL.md §10) is reached; the request was not run.
         public static let limitExceeded = Code(rawValue: "limit_exceeded")
         public static let `internal` = Code(rawValue: "internal")
+        /// v1.2: this device's credential was revoked (§12); the connection closes.
+        public static let revoked = Code(rawValue: "revoked")
+        /// v1.2: the account was deleted (§12); the connection closes.
+        public static let accountDeleted = Code(rawValue: "account_deleted")
 
         /// Every code of protocol version 1.
         public static let allV1: [Code] = [
@@ -39,7 +43,8 @@ public struct ProtocolError: Error, Sendable, Equatable, CustomStringConvertible
         /// Unknown codes do not: a client should not treat a newer broker's error as fatal.
         public var closesConnection: Bool {
             switch self {
-            case .badFrame, .frameTooLarge, .unauthenticated, .unsupportedVersion, .replaced, .tooManyDevices:
+            case .badFrame, .frameTooLarge, .unauthenticated, .unsupportedVersion, .replaced, .tooManyDevices,
+                 .revoked, .accountDeleted:
                 return true
             default:
                 return false

@@ -25,6 +25,9 @@ public enum RuleChange: Sendable, Equatable {
     case setNotificationRead(id: String)
     case markAllNotificationsRead(userID: String)
     case deleteNotification(id: String)
+    /// The user's document and everything of theirs: relationships, devices, notifications,
+    /// events, recorded pushes, kept outcomes, deadline (`account.delete`).
+    case eraseUser(userID: String)
 }
 
 /// Where the rules take the ids of new pings, alerts and notifications, and new QR codes, from:

@@ -158,6 +158,16 @@ public struct Step: Sendable {
         effects.append(.event(userID: userID, .contactRemoved(contactID: contactID)))
     }
 
+    /// The user's account leaves the step and the store, their sides of relationships with it.
+    /// Their devices are told nothing: they are closed (`account_deleted`).
+    mutating func erase(_ userID: String) {
+        guard let account = accounts[userID] else { return }
+        for contactID in account.contacts.keys {
+            remember(userID, contactID, accounts[userID]?.contacts.removeValue(forKey: contactID))
+        }
+        effects.append(.store(.eraseUser(userID: userID)))
+    }
+
     /// A change to what the user has beyond their account (their notifications), stored with the
     /// event that tells their devices.
     mutating func record(_ change: RuleChange, telling userID: String, _ event: Event) {

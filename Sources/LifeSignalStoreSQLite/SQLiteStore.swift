@@ -50,8 +50,8 @@ public final class SQLiteStore: BrokerStore {
         }
         configuration.busyMode = .timeout(5)
         // The schema's REFERENCES stay as documentation; checking them cost about a twelfth of
-        // the store's CPU per ping. Every row is written for a user the broker has loaded, and
-        // no user is ever deleted, so no check could fail and no cascade could run.
+        // the store's CPU per ping. Every row is written for a user the broker has loaded, so no
+        // check could fail; a deleted account's rows are deleted table by table (`.eraseUser`).
         configuration.foreignKeysEnabled = false
         let path = Self.path(in: directory)
         pool = try DatabasePool(path: path, configuration: configuration)

@@ -169,6 +169,14 @@ package struct SQLiteWrites {
                 DELETE FROM kept_outcomes WHERE user_id = ? AND kept_at < ? AND op_id NOT IN (
                     SELECT op_id FROM kept_outcomes WHERE user_id = ? ORDER BY kept_at DESC, op_id DESC LIMIT ?)
                 """).execute(arguments: [userID, keptBefore, userID, keepNewest])
+        case .eraseUser(let userID):
+            // Every table by name: the store does not enforce its foreign keys, so nothing cascades.
+            try db.cachedStatement(sql: "DELETE FROM relationships WHERE low_id = ?1 OR high_id = ?1")
+                .execute(arguments: [userID])
+            for table in ["devices", "notifications", "events", "pushes", "kept_outcomes"] {
+                try db.cachedStatement(sql: "DELETE FROM \(table) WHERE user_id = ?").execute(arguments: [userID])
+            }
+            try db.cachedStatement(sql: "DELETE FROM users WHERE id = ?").execute(arguments: [userID])
         }
     }
 }

@@ -72,6 +72,14 @@ struct ProfileStore {
         try SecureFile.writeFile(bytes, to: profilePath(name))
     }
 
+    /// Forgets `name` and every device state saved for it.
+    func removeProfile(_ name: String) {
+        for device in devicesWithState(profile: name) {
+            try? FileManager.default.removeItem(atPath: statePath(profile: name, device: device))
+        }
+        try? FileManager.default.removeItem(atPath: profilePath(name))
+    }
+
     /// nil if none was saved. A damaged one is reported: the caller decides whether to start over.
     func loadState(profile: String, device: String) throws(CLIError) -> DeviceState? {
         let path = statePath(profile: profile, device: device)

@@ -58,6 +58,22 @@ import Testing
         #expect(throws: Never.self) { try Self.runStep(try Self.plan(Op.profileUpdate, ["checkInIntervalSec": 600])) }
     }
 
+    /// Erasing runs on its own, over every contact, and its outcome is never kept under an opId.
+    @Test func anAccountDeletionErasesTheSenderAndIsNotKept() throws {
+        let request = Request(op: Op.accountDelete, rid: 1, fields: ["confirm": "Bob", "opId": "d-1"])
+        let command = try DeviceCommand(request)
+        #expect(!command.keepsOutcome && OperationID.kept(by: request) == nil)
+        #expect(OperationID.kept(by: Request(op: Op.checkIn, rid: 2, fields: ["opId": "c-1"])) == "c-1")
+        guard case .eraseAccount(let rules) = RequestPlan(command, by: "u_Bob", limits: Self.limits) else {
+            Issue.record("account.delete is not an erasure")
+            return
+        }
+        var step = RuleFixtures.aliceWatchesBob()
+        _ = try step.run(rules)
+        #expect(step.accounts["u_Alice"]?.contacts.isEmpty == true)
+        #expect(step.notifications(of: "u_Alice").map(\.message) == ["Bob deleted their account."])
+    }
+
     @Test func aQRRotationInvolvesNobody() throws {
         let (involved, step) = try Self.runStep(try Self.plan(Op.qrRotate))
         #expect(involved == .nobody)

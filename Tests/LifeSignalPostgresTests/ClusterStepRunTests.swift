@@ -58,9 +58,10 @@ import Testing
         #expect(stale.ran.isEmpty)
     }
 
-    @Test func aUserWhoDoesNotExistIsRefused() {
+    /// A device's user has a row until `account.delete` erases it: a request sent meanwhile.
+    @Test func aUserWhoNoLongerExistsIsTheirAccountDeleted() {
         let steps = run([("u_Nobody", .nobody, { (step: inout Step) throws(ProtocolError) in .empty })],
                         locked: ["u_Nobody"])
-        #expect(steps.runs.map(outcome) == ["refused unauthenticated"])
+        #expect(steps.runs.map(outcome) == ["refused account_deleted"])
     }
 }

@@ -182,6 +182,50 @@ import Testing
         }
     }
 
+    /// §12, `account.delete`: nothing of the user is left to read, and nothing of anyone else goes.
+    @Test(arguments: Kind.allCases)
+    func anErasedUserLeavesNothingBehind(_ kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await store.commit([Self.createUser("A"), Self.createUser("B")])
+            let aAndB = ContactRecord(userID: "u_A", contactID: "u_B", isResponder: true, isDependent: false, addedAt: 5,
+                                      incomingPing: PendingPing(id: "p_1", sentAt: 6))
+            var a = Self.user("A")
+            a.checkInDeadline = 100
+            let kept = KeptOutcome(opID: "op-1", op: Op.checkIn, answer: .ok([:]), keptAt: 7)
+            let everything: [StoreChange] = [
+                .upsertContact(aAndB), .upsertContact(aAndB.mirrored), .updateUser(a),
+                .upsertDevice(Self.device("u_A", "phone", token: "tA", lastSeenAt: 1)),
+                .upsertDevice(Self.device("u_B", "phone", token: "tB", lastSeenAt: 1)),
+                .insertNotification(userID: "u_A", Self.notification("nA", at: 1)),
+                .insertNotification(userID: "u_B", Self.notification("nB", at: 1)),
+                .recordPush(Self.push("u_A", "nA", token: "tA")), .recordPush(Self.push("u_B", "nB", token: "tB")),
+                .appendEvent(userID: "u_A", seq: 1, body: ArraySlice(#"{"op":"event"}"#.utf8)),
+                .keepOutcome(userID: "u_A", kept), .keepOutcome(userID: "u_B", kept),
+            ]
+            try await store.commit(everything)
+            let bBefore = (try await store.devices(of: "u_B"), try await store.pushes(of: "u_B"),
+                           try await store.keptOutcomes(of: "u_B"))
+
+            try await store.commit([.deleteContact(userID: "u_B", contactID: "u_A"), .eraseUser(userID: "u_A")])
+            #expect(try await store.accounts(of: ["u_A", "u_B"]) == ["u_B": Account(user: Self.user("B"), contacts: [:])])
+            #expect(try await store.qrCodeOwner(Self.user("A").qrCode) == nil)
+            #expect(try await store.pendingDeadlines().isEmpty)
+            #expect(try await store.devices(of: "u_A").isEmpty)
+            #expect(try await store.pushes(of: "u_A").isEmpty)
+            #expect(try await store.keptOutcomes(of: "u_A").isEmpty)
+            #expect(try await store.notification("nA", of: "u_A", history: 10) == nil)
+            #expect(try await store.events(of: "u_A", after: 0, through: 10, maxBytes: 1 << 20) ?? [] == [])
+            #expect(try await store.devices(of: "u_B") == bBefore.0)
+            #expect(try await store.pushes(of: "u_B") == bBefore.1)
+            #expect(try await store.keptOutcomes(of: "u_B") == bBefore.2)
+            #expect(try await store.notification("nB", of: "u_B", history: 10) != nil)
+            // The device's token is free for whoever registers it next.
+            try await store.commit([.movePushToken(token: "tA", to: DeviceKey(userID: "u_B", deviceID: "tablet"),
+                                                   platform: nil)])
+            #expect(try await store.devices(of: "u_B").map(\.pushToken).contains("tA"))
+        }
+    }
+
     @Test(arguments: Kind.allCases)
     func pendingDeadlinesAreTheUsersNotYetMarkedNonResponsive(_ kind: Kind) async throws {
         try await Self.withStore(kind) { store in

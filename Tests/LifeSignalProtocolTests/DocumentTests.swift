@@ -219,7 +219,8 @@ struct DocumentTests {
     @Test func constants() {
         #expect(ProtocolVersion.current == 1)
         #expect(User.defaultCheckInIntervalSec == 86_400)
-        #expect(Op.all.count == 24)
+        #expect(Op.all.count == 25)
+        #expect(Op.accountDelete == "account.delete")
         #expect(Op.qrLookup == "qr.lookup")
         #expect(Op.contactsSetRoles == "contacts.setRoles")
         #expect(Op.checkIn == "checkin" && Op.checkin == "checkin")

@@ -34,7 +34,7 @@ import Testing
 
     static let emptyAnswers = [
         Op.bye, Op.contactsRemove, Op.pingRespond, Op.pingClear, Op.alertCancel, Op.notificationsRead, Op.notificationsDelete,
-        Op.deviceRegister, Op.deviceUnregister,
+        Op.deviceRegister, Op.deviceUnregister, Op.accountDelete,
     ]
 
     @Test func aReplyReadsBackAsItselfForItsOp() throws {

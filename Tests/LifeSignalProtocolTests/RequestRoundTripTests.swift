@@ -28,6 +28,7 @@ import Testing
         .alertTrigger(message: "help"),
         .alertTrigger(message: nil),
         .alertCancel,
+        .accountDelete(confirm: "Ann"),
         .notificationsList(before: "n_1", limit: 20),
         .notificationsList(before: nil, limit: Validate.notificationPage),
         .notificationsRead(id: "n_1"),

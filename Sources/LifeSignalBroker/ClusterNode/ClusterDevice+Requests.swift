@@ -8,12 +8,14 @@ extension ClusterDevice {
     /// engine's plan of the request, carried out against PostgreSQL.
     func route(_ request: Request, from connection: ClientConnection) {
         guard let command = connection.deviceCommand(of: request),
-              let opID = connection.operationID(of: request, changingState: command.changesState)
+              let opID = connection.operationID(of: request, changingState: command.keepsOutcome)
         else { return }
         let keep = opID.map { ClusterExecutor.OperationKeep(userID: userID, opID: $0, op: request.op) }
         switch RequestPlan(command, by: userID, limits: node.configuration.ruleLimits) {
         case .step(let involved, let rules):
             step(request, on: connection, involving: involved, keeping: keep, rules)
+        case .eraseAccount(let rules):
+            eraseAccount(request, on: connection, rules)
         case .byQRCode(let qrCode, let use):
             byQRCode(qrCode, use, request, from: connection, keeping: keep)
         case .changeNotification(let id, let rule):
@@ -75,6 +77,21 @@ extension ClusterDevice {
             case .shown(.failure(let error)):
                 return .refused(error)
             }
+        })
+    }
+}
+
+extension ClusterDevice {
+    /// `account.delete`: one step on its own, answered, and then every device of the user, on
+    /// every broker, closed with `account_deleted`.
+    func eraseAccount(_ request: Request, on connection: ClientConnection, _ rules: @escaping RequestPlan.Rules) {
+        let userID = self.userID
+        answer(request, on: connection, { executor in
+            try await executor.perform(as: userID, involving: .allContacts, now: WallClock.nowMs(), keeping: nil, rules)
+        }, finish: { [self] commit in
+            // Closing waits for the loop's next turn: the answer goes first.
+            node.loop.execute { [node] in node.accountDeleted(userID) }
+            return committed(commit)
         })
     }
 }

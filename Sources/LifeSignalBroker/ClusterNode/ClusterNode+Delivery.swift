@@ -51,6 +51,7 @@ extension ClusterNode {
             connection.cut(.replaced, ProtocolError(.replaced, "device '\(deviceID)' connected again"))
             return
         }
+        if let userID = ClusterHints.parseDeleted(payload) { return closeDeletedAccount(userID) }
         for (userID, seq) in ClusterHints.parse(payload) { feeds[userID]?.want(seq) }
     }
 

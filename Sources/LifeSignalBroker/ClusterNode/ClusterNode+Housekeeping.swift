@@ -63,6 +63,9 @@ extension ClusterNode {
         guard !userIDs.isEmpty else { return }
         once(.heads, { try await $0.heads(of: userIDs) }, then: { [self] heads in
             for (userID, seq) in heads { feeds[userID]?.want(seq) }
+            // A user with a device here has a row, unless their account was deleted since (its
+            // notice lost).
+            for userID in userIDs where heads[userID] == nil { closeDeletedAccount(userID) }
         })
     }
 

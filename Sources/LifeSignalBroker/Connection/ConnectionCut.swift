@@ -10,6 +10,8 @@ enum ConnectionCut: CaseIterable {
     case slowReader
     /// The same device connected again.
     case replaced
+    /// The account was deleted (§12).
+    case accountDeleted
 
     /// Its `reason` in `lifesignal_connections_cut_total`.
     var metricLabel: String {
@@ -18,6 +20,7 @@ enum ConnectionCut: CaseIterable {
         case .helloTimeout: "hello_timeout"
         case .slowReader: "slow_reader"
         case .replaced: "replaced"
+        case .accountDeleted: "account_deleted"
         }
     }
 
@@ -27,6 +30,7 @@ enum ConnectionCut: CaseIterable {
         case .helloTimeout: "closing connection without hello"
         case .slowReader: "closing slow reader"
         case .replaced: "closing replaced connection"
+        case .accountDeleted: "closing a deleted account's connection"
         }
     }
 }

@@ -27,14 +27,20 @@ extension UserSession {
             return refuse(request, from: connection, error, at: mutation.now)
         }
         keep(.ok(reply.fields), of: request, in: &mutation)
-        commit(mutation, thenReply: Outbound.ok(rid: request.rid, reply.fields), rid: request.rid, to: connection)
+        // An erased account's devices are closed once the answer is on its way.
+        var erasure: (@Sendable (Result<Void, any Error>) -> Void)?
+        if isErased {
+            let session = self
+            erasure = { @Sendable result in session.onLoop { $0.finishErasure(result) } }
+        }
+        commit(mutation, thenReply: Outbound.ok(rid: request.rid, reply.fields), rid: request.rid, to: connection,
+               committed: erasure)
     }
 
     /// The rules refused the request: it changed nothing, and its error is kept under its `opId`
     /// (§12) before it is answered. Should that keeping fail, the error is still the answer.
     private func refuse(_ request: Request, from connection: ClientConnection, _ error: ProtocolError, at now: Int64) {
-        let opID = (try? OperationID.of(request)) ?? nil
-        guard opID != nil else { return connection.respond(error: error, rid: request.rid) }
+        guard OperationID.kept(by: request) != nil else { return connection.respond(error: error, rid: request.rid) }
         var kept = Mutation(now: now)
         keep(.refused(error), of: request, in: &kept)
         let ticket = connection.reserveResponse()

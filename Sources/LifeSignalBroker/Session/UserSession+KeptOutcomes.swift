@@ -36,7 +36,7 @@ extension UserSession {
     /// Adds keeping `answer` under the request's `opId` (if it has one) to `mutation`, whose
     /// commit then holds the request's effects and its kept outcome together.
     func keep(_ answer: KeptOutcome.Answer, of request: Request, in mutation: inout Mutation) {
-        guard let opID = try? OperationID.of(request) else { return }
+        guard let opID = OperationID.kept(by: request) else { return }
         let outcome = KeptOutcome(opID: opID, op: request.op, answer: answer, keptAt: mutation.now)
         keptOperations.keep(outcome.operation)
         mutation.changes.append(.keepOutcome(userID: userID, outcome))

@@ -126,6 +126,7 @@ extension UserSession {
             case .notification(userID, let notification): store(notification, into: &mutation)
             case .store(.updateUser(let updated)) where updated.id == userID: userChanged = true
             case .store(.deleteContact(userID, let contactID)): lastKnown[contactID] = nil
+            case .store(.eraseUser(userID)): beginErasure()
             default: break  // another user's part, or a change with nothing to follow in memory
             }
         }
@@ -202,7 +203,7 @@ private extension RuleEffect {
         switch self {
         case .event(let userID, _, _), .notification(let userID, _): userID
         case .store(.updateUser(let user)): user.id
-        case .store(.deleteContact(let userID, _)): userID
+        case .store(.deleteContact(let userID, _)), .store(.eraseUser(let userID)): userID
         case .store: nil
         }
     }

@@ -98,7 +98,7 @@ extension UserSession {
                 }
             }
             readAllCutoff = now
-        case .updateUser, .upsertContact, .deleteContact:
+        case .updateUser, .upsertContact, .deleteContact, .eraseUser:
             break  // not a notification's: the account's changes are carried out with the step's accounts
         }
     }

@@ -32,6 +32,9 @@ actor UserSession: LoopIsolated {
     let tokenHash: TokenHash?
     /// Set when a commit failed: memory may be ahead of the store, so the session is reloaded.
     var isStale = false
+    /// Set when a step erased the account (`account.delete`): the session takes no request any
+    /// more and leaves once its devices are told (`UserSession+Erasure`).
+    var isErased = false
     var devices: DeviceTable<DeviceRecord>
     var online = DeviceTable<OnlineDevice>()
     /// The highest seq assigned (events above the last committed one are on their way to the
