@@ -29,6 +29,8 @@ public struct ClientConfiguration: Sendable {
     /// sending the catch-up. One that takes longer (frozen, or wedged) is left: what is in flight
     /// fails with `.timedOut` and the client moves to the next endpoint, as after a lost connection.
     public var responseTimeoutMs: UInt64
+    /// Where queued writes wait until answered (`LifeSignalClient.enqueue`); none: no outbox.
+    public var outbox: (any OutboxStorage)?
 
     public init(
         host: String = "127.0.0.1",

@@ -125,6 +125,7 @@ extension LifeSignalClient {
         startKeepalive(heartbeatMs: hello.heartbeatMs)
         eventSink.yield(.connected(hello))
         resumeConnectWaiters(with: .success(hello))
+        replayOutbox()
     }
 
     // MARK: - Ending

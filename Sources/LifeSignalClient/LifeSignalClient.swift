@@ -36,10 +36,11 @@ public actor LifeSignalClient {
     var connectWaiters: [CheckedContinuation<HelloResult?, any Error>] = []
     var backoff: Backoff
     let timers: ClientTimers
+    var outbox = OutboxState()
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
-    /// - Throws: only if the shared event loop cannot start.
+    /// - Throws: if the shared event loop cannot start, or the outbox storage cannot be read.
     public init(configuration: ClientConfiguration, logger: Logger = Logger(label: "lifesignal.client")) throws {
         self.configuration = configuration
         loop = try SharedEventLoop.get()
@@ -53,6 +54,7 @@ public actor LifeSignalClient {
         if let initial = configuration.initialState, initial.user.id == configuration.userID {
             state = initial
         }
+        outbox.pending = try configuration.outbox?.load() ?? []
     }
 
     deinit {
@@ -137,6 +139,7 @@ public actor LifeSignalClient {
         resumeConnectWaiters(with: .failure(LifeSignalClientError.closed))
         if wasLive { eventSink.yield(.disconnected(error: nil, willReconnect: false)) }
         eventSink.finish()
+        finishOutboxStreams()
     }
 
     func send(_ op: String, _ fields: JSONObject, on link: ClientLink) async throws -> JSONObject {

@@ -24,6 +24,10 @@ public enum LifeSignalClientError: Error, Sendable, Equatable, CustomStringConve
     case sequenceGap(expected: Int64, received: Int64)
     /// The request would exceed the broker's `maxFrameBytes`; it was not sent.
     case requestTooLarge(bytes: Int, limit: Int)
+    /// `enqueue` was given a request that is not kept under an `opId` (a read, `account.delete`).
+    case notQueueable(String)
+    /// `enqueue` needs `ClientConfiguration.outbox`.
+    case noOutbox
 
     /// The broker's error, if this is one.
     public var serverError: ProtocolError? {
@@ -43,6 +47,8 @@ public enum LifeSignalClientError: Error, Sendable, Equatable, CustomStringConve
         case .protocolViolation: return "protocol_violation"
         case .sequenceGap: return "sequence_gap"
         case .requestTooLarge: return "request_too_large"
+        case .notQueueable: return "not_queueable"
+        case .noOutbox: return "no_outbox"
         }
     }
 
@@ -58,6 +64,8 @@ public enum LifeSignalClientError: Error, Sendable, Equatable, CustomStringConve
         case .protocolViolation(let reason): return reason
         case .sequenceGap(let expected, let received): return "event seq \(received), expected \(expected)"
         case .requestTooLarge(let bytes, let limit): return "request of \(bytes) bytes exceeds maxFrameBytes \(limit)"
+        case .notQueueable(let op): return "\(op) is not kept under an opId, so it cannot wait in the outbox"
+        case .noOutbox: return "the client has no outbox storage (ClientConfiguration.outbox)"
         }
     }
 

@@ -19,8 +19,10 @@ struct AlertCommand: AsyncParsableCommand {
         @Option(help: "What is happening (up to 500 characters).")
         var message: String?
 
+        @OptionGroup var queue: QueueOption
+
         func run() async throws {
-            try await OneShot.run(globals) { client, hello in
+            try await OneShot.run(globals, queueing: queue.queueing(.alertTrigger(message: message))) { client, hello in
                 let active = await client.state?.user.alert
                 let alertID = try await client.triggerAlert(message: message)
                 let state = await client.state
@@ -46,9 +48,10 @@ struct AlertCommand: AsyncParsableCommand {
             commandName: "cancel", abstract: "Cancel your active alert (alert.cancel).")
 
         @OptionGroup var globals: GlobalOptions
+        @OptionGroup var queue: QueueOption
 
         func run() async throws {
-            try await OneShot.run(globals) { client, _ in
+            try await OneShot.run(globals, queueing: queue.queueing(.alertCancel)) { client, _ in
                 try await client.cancelAlert()
                 return CommandResult(fields: [:], text: "alert cancelled; your responders were told")
             }

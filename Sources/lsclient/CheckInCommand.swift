@@ -7,9 +7,10 @@ struct CheckInCommand: AsyncParsableCommand {
         commandName: "checkin", abstract: "Check in: tell your responders you are fine (checkin).")
 
     @OptionGroup var globals: GlobalOptions
+    @OptionGroup var queue: QueueOption
 
     func run() async throws {
-        try await OneShot.run(globals) { client, hello in
+        try await OneShot.run(globals, queueing: queue.queueing(.checkIn)) { client, hello in
             let wasNonResponsive = await client.state?.user.isNonResponsive ?? false
             let user = try await client.checkIn()
             let clock = RelativeTime(serverTime: hello.serverTime)

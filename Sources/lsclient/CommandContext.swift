@@ -31,8 +31,9 @@ struct CommandContext {
         stateFile.save(state)
     }
 
-    func makeClient(reconnect: ReconnectPolicy) throws -> LifeSignalClient {
-        let configuration = ClientConfiguration(
+    /// `withOutbox`: the device's queued writes are the client's, sent once it is live.
+    func makeClient(reconnect: ReconnectPolicy, withOutbox: Bool = false) throws -> LifeSignalClient {
+        var configuration = ClientConfiguration(
             endpoints: brokers,
             userID: profile.userID,
             token: profile.token,
@@ -41,6 +42,7 @@ struct CommandContext {
             initialState: stateFile.load(),
             reconnect: reconnect,
             responseTimeoutMs: responseTimeoutMs)
+        if withOutbox { configuration.outbox = try store.outbox(profile: profileName, device: device) }
         return try LifeSignalClient(configuration: configuration, logger: Self.logger())
     }
 

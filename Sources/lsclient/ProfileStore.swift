@@ -39,6 +39,15 @@ struct ProfileStore {
 
     func profilePath(_ name: String) -> String { "\(directory)/profiles/\(name).json" }
     func statePath(profile: String, device: String) -> String { "\(directory)/devices/\(profile)--\(device).json" }
+    /// The device's outbox: writes queued while the broker was out of reach (`--queue`).
+    func outboxPath(profile: String, device: String) -> String { "\(directory)/outbox/\(profile)--\(device).json" }
+
+    /// The device's outbox, its directory made if need be.
+    func outbox(profile: String, device: String) throws(CLIError) -> FileOutboxStorage {
+        try SecureFile.makeDirectory(directory)
+        try SecureFile.makeDirectory("\(directory)/outbox")
+        return FileOutboxStorage(path: outboxPath(profile: profile, device: device))
+    }
 
     /// The devices of `profile` that have a saved state, sorted.
     func devicesWithState(profile: String) -> [String] {
@@ -76,6 +85,10 @@ struct ProfileStore {
     func removeProfile(_ name: String) {
         for device in devicesWithState(profile: name) {
             try? FileManager.default.removeItem(atPath: statePath(profile: name, device: device))
+        }
+        let outboxes = (try? FileManager.default.contentsOfDirectory(atPath: "\(directory)/outbox")) ?? []
+        for file in outboxes where file.hasPrefix("\(name)--") {
+            try? FileManager.default.removeItem(atPath: "\(directory)/outbox/\(file)")
         }
         try? FileManager.default.removeItem(atPath: profilePath(name))
     }

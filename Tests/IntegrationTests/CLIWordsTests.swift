@@ -60,6 +60,8 @@ struct CLIWordsTests {
         ["load", "storm", "--help"], ["load", "fanout", "--help"], ["load", "flood", "--help"],
         ["load", "failover", "--help"], ["load", "hostile", "--help"], ["load", "plot", "--help"],
         ["load", "compare", "--help"], ["sync", "--help"], ["watch", "--help"], ["--help"],
+        ["outbox", "--help"], ["outbox", "send", "--help"], ["alert", "trigger", "--help"], ["checkin", "--help"],
+        ["account", "delete", "--help"],
     ])
     func helpHasNoStraySpaces(_ arguments: [String]) throws {
         let help = try cli.run(arguments)
