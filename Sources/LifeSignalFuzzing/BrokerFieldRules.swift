@@ -20,7 +20,7 @@ struct BrokerFieldRules {
             try deviceID(request.string("device"))
             if let platform = try request.optionalString("platform") { try self.platform(platform) }
             _ = try request.optionalInt("resume")
-            if version != ProtocolVersion.current { throw .unsupportedVersion("version \(version)") }
+            if !ProtocolVersion.supported.contains(version) { throw .unsupportedVersion("version \(version)") }
         case Op.profileUpdate:
             if let name = try request.optionalString("name") { try self.name(name) }
             if request.has("phone"), let phone = try request.optionalString("phone") { try self.phone(phone) }

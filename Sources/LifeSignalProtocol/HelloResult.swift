@@ -11,11 +11,14 @@ public struct HelloResult: Sendable, Equatable {
     public var serverTime: Int64
     /// The id of the broker serving this connection (v1.1, for diagnostics); nil from a v1.0 broker.
     public var broker: String?
+    /// The version the session speaks when the device said v1.2 or later (§12); nil for version 1.
+    public var version: Int64?
 
     public init(
         session: String, user: User, lastSeq: Int64, heartbeatMs: Int64, maxFrameBytes: Int, serverTime: Int64,
-        broker: String? = nil
+        broker: String? = nil, version: Int64? = nil
     ) {
+        self.version = version
         self.session = session
         self.user = user
         self.lastSeq = lastSeq
@@ -40,6 +43,7 @@ public struct HelloResult: Sendable, Equatable {
         self.maxFrameBytes = maxFrameBytes
         serverTime = try fields.int(FieldName.serverTime)
         broker = try fields.optionalString(FieldName.broker)
+        version = try fields.optionalInt(FieldName.version)
     }
 
     /// The fields of hello's `ok`, as the broker writes them.
@@ -53,6 +57,7 @@ public struct HelloResult: Sendable, Equatable {
             FieldName.serverTime: .int(serverTime),
         ]
         fields[FieldName.broker] = broker.map(JSONValue.string)
+        fields[FieldName.version] = version.map(JSONValue.int)
         return fields
     }
 

@@ -24,8 +24,10 @@ public struct Register: Sendable, Equatable {
 }
 
 /// `hello` (§3): who a device says it is and where its events resume, read and validated; and
-/// the request a client sends for one (always in this protocol's version).
+/// the request a client sends for one.
 public struct Hello: Sendable, Equatable {
+    /// One of `ProtocolVersion.supported`.
+    public var version: Int64
     public var userID: String
     public var token: String
     public var deviceID: String
@@ -33,7 +35,9 @@ public struct Hello: Sendable, Equatable {
     /// The seq of the last event the device applied.
     public var resume: Int64?
 
-    public init(userID: String, token: String, deviceID: String, platform: String? = nil, resume: Int64? = nil) {
+    public init(userID: String, token: String, deviceID: String, platform: String? = nil, resume: Int64? = nil,
+                version: Int64 = ProtocolVersion.current) {
+        self.version = version
         self.userID = userID
         self.token = token
         self.deviceID = deviceID
@@ -44,7 +48,7 @@ public struct Hello: Sendable, Equatable {
     /// Every field is checked before the version, so a hello of another version with a bad
     /// field is refused for the field.
     public init(_ request: Request) throws(ProtocolError) {
-        let version = try request.int(FieldName.version)
+        version = try request.int(FieldName.version)
         userID = try Validate.id(try request.string(FieldName.user), field: FieldName.user)
         token = try Validate.id(try request.string(FieldName.token), field: FieldName.token)
         deviceID = try Validate.deviceID(try request.string(FieldName.device))
@@ -52,14 +56,14 @@ public struct Hello: Sendable, Equatable {
             try Validate.platform(value)
         }
         resume = try request.optionalInt(FieldName.resume)
-        guard version == ProtocolVersion.current else {
-            throw ProtocolError(.unsupportedVersion, "this broker speaks version \(ProtocolVersion.current)")
+        guard ProtocolVersion.supported.contains(version) else {
+            throw ProtocolError(.unsupportedVersion, "this broker speaks versions \(ProtocolVersion.v1) and \(ProtocolVersion.v1_2)")
         }
     }
 
     public var fields: JSONObject {
         var fields: JSONObject = [
-            FieldName.version: .int(ProtocolVersion.current), FieldName.user: .string(userID),
+            FieldName.version: .int(version), FieldName.user: .string(userID),
             FieldName.token: .string(token), FieldName.device: .string(deviceID),
         ]
         if let platform { fields[FieldName.platform] = .string(platform) }

@@ -86,11 +86,22 @@ struct ProtocolErrorTests {
         if case .error(_, let a) = first, case .error(_, let b) = second { #expect(a.message == b.message) }
     }
 
-    @Test func aVersionOtherThanOneIsUnsupportedAndCloses() throws {
+    @Test func aVersionOtherThanOneOrTwoIsUnsupportedAndCloses() throws {
         let connection = try RawConnection(port: broker.port)
         let alice = try #require(connection.register(name: "Alice"))
-        #expect(connection.hello(alice, version: 2)?.errorCode == .unsupportedVersion)
+        #expect(connection.hello(alice, version: 3)?.errorCode == .unsupportedVersion)
         #expect(connection.waitForClose())
+    }
+
+    /// §12: a v1.2 device says 2 and is told so; a version 1 device is answered as before.
+    @Test func aV12DeviceIsToldItsVersionAndAV1DeviceIsNot() throws {
+        let setup = try RawConnection(port: broker.port)
+        let alice = try #require(setup.register(name: "Alice"))
+        let v12 = try RawConnection(port: broker.port)
+        #expect(v12.hello(alice, device: "new", version: 2)?.okFields?["version"] == .int(2))
+        let v1 = try RawConnection(port: broker.port)
+        let answer = try #require(v1.hello(alice, device: "old", version: 1)?.okFields)
+        #expect(answer["version"] == nil && answer["session"] != nil)
     }
 
     @Test func anUnknownOpIsUnknownOpAndStaysOpen() throws {

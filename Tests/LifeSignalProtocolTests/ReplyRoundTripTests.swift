@@ -13,7 +13,7 @@ import Testing
     static let replies: [(op: String, reply: Reply)] = [
         (Op.register, .registered(user, token: "t0k3n")),
         (Op.hello, .hello(HelloResult(session: "s_1", user: user, lastSeq: 41, heartbeatMs: 30_000,
-                                      maxFrameBytes: 65_536, serverTime: 1_763_800_000_000, broker: "b_1"))),
+                                      maxFrameBytes: 65_536, serverTime: 1_763_800_000_000, broker: "b_1", version: 2))),
         (Op.hello, .hello(HelloResult(session: "s_1", user: user, lastSeq: 0, heartbeatMs: 1, maxFrameBytes: 2,
                                       serverTime: 0))),
         (Op.keepalive, .serverTime(1_763_800_000_000)),

@@ -81,7 +81,8 @@ extension ClusterNode {
         feed.connections[hello.deviceID] = connection
         // Everything up to the head reaches this device through the catch-up; later events live.
         connection.baselineSeq = greeting.head
-        let fields = HelloAnswer.fields(user: greeting.user, lastSeq: greeting.head, configuration: configuration,
+        let fields = HelloAnswer.fields(user: greeting.user, lastSeq: greeting.head, version: hello.version,
+                                        configuration: configuration,
                                         brokerID: brokerID)
         connection.complete(connection.reserveResponse(), with: Outbound.ok(rid: hello.rid, fields) + greeting.frames)
         connection.finishAuthentication(

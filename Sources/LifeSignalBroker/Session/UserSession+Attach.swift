@@ -40,7 +40,7 @@ extension UserSession {
         // Everything up to `baseline` reaches this device through the catch-up; later events live.
         let baseline = lastSeq
         connection.baselineSeq = baseline
-        let greeting = HelloAnswer.fields(user: user, lastSeq: baseline, configuration: configuration,
+        let greeting = HelloAnswer.fields(user: user, lastSeq: baseline, version: hello.version, configuration: configuration,
                                           brokerID: broker.onLoop { $0.brokerID })
         if pendingCommits == 0 {
             // Nothing of this user is on its way to the store: memory is the durable state, so the
