@@ -28,6 +28,7 @@ extension LifeSignalClient {
 
     func startAttempt(anonymous: Bool = false) {
         lifecycle = .connecting
+        if !anonymous { streams.connection.update(.connecting) }
         anonymousAttempt = anonymous
         attempt &+= 1
         let thisAttempt = attempt
@@ -102,7 +103,7 @@ extension LifeSignalClient {
             case .complete(let waiter, let result):
                 waiter.resume(with: result)
             case .emit(let event):
-                eventSink.yield(event)
+                publish(event)
             case .caughtUp(let hello):
                 becameLive(hello)
             case .drop(let reason):
@@ -123,7 +124,7 @@ extension LifeSignalClient {
         backoff.reset()
         logger.debug("connected", metadata: ["lifesignal.seq": "\(hello.lastSeq)"])
         startKeepalive(heartbeatMs: hello.heartbeatMs)
-        eventSink.yield(.connected(hello))
+        publish(.connected(hello))
         resumeConnectWaiters(with: .success(hello))
         replayOutbox()
     }
@@ -165,7 +166,7 @@ extension LifeSignalClient {
         }
         if saidBye {
             lifecycle = .idle
-            eventSink.yield(.disconnected(error: nil, willReconnect: false))
+            publish(.disconnected(error: nil, willReconnect: false))
             resumeConnectWaiters(with: .failure(LifeSignalClientError.closed))
             return
         }
@@ -192,7 +193,7 @@ extension LifeSignalClient {
         if hasBeenLive || !retry { resumeConnectWaiters(with: .failure(reason)) }
         // One `disconnected` per outage: on leaving live, and when giving up; not per failed retry.
         if wasLive || (hasBeenLive && !retry) {
-            eventSink.yield(.disconnected(error: reason, willReconnect: retry))
+            publish(.disconnected(error: reason, willReconnect: retry))
         }
         if retry && anotherEndpointLeft && configuration.endpoints.count > 1 {
             // Another broker may be up: no delay before trying it.
@@ -225,7 +226,7 @@ extension LifeSignalClient {
                 self?.assumeIsolated { $0.reconnectTimerFired() }
             }
             logger.debug("reconnecting later", metadata: ["lifesignal.delayMs": "\(delay)"])
-            eventSink.yield(.reconnecting(attempt: backoff.attempt, delayMs: delay, error: reason))
+            publish(.reconnecting(attempt: backoff.attempt, delayMs: delay, error: reason))
         } catch {
             logger.error("cannot schedule a reconnect", metadata: ["lifesignal.error": "\(error)"])
             lifecycle = .idle

@@ -37,6 +37,7 @@ public actor LifeSignalClient {
     var backoff: Backoff
     let timers: ClientTimers
     var outbox = OutboxState()
+    let streams: Streams
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
 
@@ -54,6 +55,7 @@ public actor LifeSignalClient {
         if let initial = configuration.initialState, initial.user.id == configuration.userID {
             state = initial
         }
+        streams = Streams(state: state)
         outbox.pending = try configuration.outbox?.load() ?? []
     }
 
@@ -137,9 +139,11 @@ public actor LifeSignalClient {
             for waiter in link.session.failAll() { waiter.resume(throwing: LifeSignalClientError.closed) }
         }
         resumeConnectWaiters(with: .failure(LifeSignalClientError.closed))
-        if wasLive { eventSink.yield(.disconnected(error: nil, willReconnect: false)) }
+        if wasLive { publish(.disconnected(error: nil, willReconnect: false)) }
         eventSink.finish()
         finishOutboxStreams()
+        streams.connection.update(.idle)
+        streams.finish()
     }
 
     func send(_ op: String, _ fields: JSONObject, on link: ClientLink) async throws -> JSONObject {

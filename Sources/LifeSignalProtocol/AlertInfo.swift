@@ -1,5 +1,5 @@
 /// The active alert inside `User.alert` (PROTOCOL.md §4): `{id, startedAt, message|null}`.
-public struct AlertInfo: Sendable, Equatable, JSONFields {
+public struct AlertInfo: Sendable, Hashable, JSONFields {
     public var id: String
     public var startedAt: Int64
     public var message: String?

@@ -2,7 +2,7 @@
 ///
 /// The check-in and alert fields mirror the other user's and are filled only where the other user
 /// is my dependent; the broker leaves them null/false otherwise.
-public struct Contact: Sendable, Equatable, JSONFields {
+public struct Contact: Sendable, Hashable, JSONFields {
     public var id: String
     public var name: String
     /// The other user watches over me.

@@ -1,6 +1,6 @@
 /// `Notification.contactData` (PROTOCOL.md §4): who the notification is about, and what happened.
 /// `role` is the other user's role in the recipient's view after the change.
-public struct ContactData: Sendable, Equatable, JSONFields {
+public struct ContactData: Sendable, Hashable, JSONFields {
     public var id: String
     public var name: String
     public var role: ContactRole

@@ -1,5 +1,5 @@
 /// One entry of `devices.list` (PROTOCOL.md §5).
-public struct DeviceInfo: Sendable, Equatable {
+public struct DeviceInfo: Sendable, Hashable {
     public var device: String
     public var platform: String?
     public var hasToken: Bool

@@ -2,7 +2,7 @@
 ///
 /// Modules that also import Foundation see two `Notification` types; they write
 /// `LifeSignalProtocol.Notification` or declare `typealias Notification = LifeSignalProtocol.Notification`.
-public struct Notification: Sendable, Equatable, JSONFields {
+public struct Notification: Sendable, Hashable, JSONFields {
     public var id: String
     public var type: NotificationType
     public var title: String

@@ -1,5 +1,5 @@
 /// `User.preferences` (PROTOCOL.md §4, §7): whether to push, and which notification types not to push.
-public struct Preferences: Sendable, Equatable, JSONFields {
+public struct Preferences: Sendable, Hashable, JSONFields {
     public var push: Bool
     public var mutedTypes: [NotificationType]
 

@@ -1,5 +1,5 @@
 /// A user as its owner sees it (PROTOCOL.md §4). Only the owner ever sees `qrCode`.
-public struct User: Sendable, Equatable, JSONFields {
+public struct User: Sendable, Hashable, JSONFields {
     public static let defaultCheckInIntervalSec: Int64 = 86_400
 
     public var id: String
@@ -84,7 +84,7 @@ public struct User: Sendable, Equatable, JSONFields {
 }
 
 /// An immutable `AlertInfo` behind a reference; setting `User.alert` replaces it.
-private final class AlertBox: Sendable, Equatable {
+private final class AlertBox: Sendable, Hashable {
     let alert: AlertInfo
 
     init(_ alert: AlertInfo) {
@@ -92,4 +92,5 @@ private final class AlertBox: Sendable, Equatable {
     }
 
     static func == (lhs: AlertBox, rhs: AlertBox) -> Bool { lhs === rhs || lhs.alert == rhs.alert }
+    func hash(into hasher: inout Hasher) { hasher.combine(alert) }
 }
