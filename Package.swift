@@ -163,6 +163,8 @@ let package = Package(
             dependencies: [
                 "LifeSignalUV",
                 "LifeSignalProtocol",
+                // The broker's own rules, for the in-memory client of an app's tests and previews.
+                "LifeSignalRules",
                 .product(name: "Logging", package: "swift-log"),
                 // The state digest (DeviceState.digest).
                 .product(name: "Crypto", package: "swift-crypto"),
