@@ -2,22 +2,15 @@ import Foundation
 import LifeSignalProtocol
 
 // The documents as an app's models (issue 27 item 4): Identifiable, Codable through their wire
-// form (so every encoder an app uses keeps the same fields the broker sent), and their times as
-// `Date`s. The wire's times are milliseconds since 1970.
+// form (`WireCodable`), and their times as `Date`s. The wire's times are milliseconds since 1970.
 
-extension User: Identifiable, Codable {
-    public init(from decoder: any Decoder) throws { try self.init(json: CodableJSON(from: decoder).value) }
-    public func encode(to encoder: any Encoder) throws { try CodableJSON(json).encode(to: encoder) }
-
+extension User: Identifiable, WireCodable {
     public var createdDate: Date { Date(milliseconds: createdAt) }
     public var lastCheckInDate: Date? { lastCheckInAt.map(Date.init(milliseconds:)) }
     public var checkInDeadlineDate: Date? { checkInDeadline.map(Date.init(milliseconds:)) }
 }
 
-extension Contact: Identifiable, Codable {
-    public init(from decoder: any Decoder) throws { try self.init(json: CodableJSON(from: decoder).value) }
-    public func encode(to encoder: any Encoder) throws { try CodableJSON(json).encode(to: encoder) }
-
+extension Contact: Identifiable, WireCodable {
     public var addedDate: Date { Date(milliseconds: addedAt) }
     public var lastCheckInDate: Date? { lastCheckInAt.map(Date.init(milliseconds:)) }
     public var checkInDeadlineDate: Date? { checkInDeadline.map(Date.init(milliseconds:)) }
@@ -25,10 +18,7 @@ extension Contact: Identifiable, Codable {
     public var outgoingPingDate: Date? { outgoingPingAt.map(Date.init(milliseconds:)) }
 }
 
-extension LifeSignalProtocol.Notification: Identifiable, Codable {
-    public init(from decoder: any Decoder) throws { try self.init(json: CodableJSON(from: decoder).value) }
-    public func encode(to encoder: any Encoder) throws { try CodableJSON(json).encode(to: encoder) }
-
+extension LifeSignalProtocol.Notification: Identifiable, WireCodable {
     public var date: Date { Date(milliseconds: timestamp) }
 }
 

@@ -6,12 +6,9 @@ import Testing
 /// `account_deleted` and closed (on a cluster, on every broker); every contact gets a `removed`
 /// notification and `contact.removed`; the user's token and QR code stop working at once.
 @Suite("account.delete: the account goes, every device is closed, every contact told", .serialized)
-struct AccountDeletionTests {
+struct AccountDeletionTests: AliceAndBobSuite {
     /// Bob watches over Alice, who has two devices (on a cluster, on two brokers).
     let cast: AliceAndBob
-    var broker: BrokerProcess { cast.broker }
-    var alice: Person { cast.alice }
-    var bob: Person { cast.bob }
 
     init() throws {
         cast = try AliceAndBob()

@@ -5,12 +5,9 @@ import Testing
 /// PROTOCOL §12, `opId`: a changing request sent again under its `opId` acts once and is answered
 /// as it was the first time, from any device, after a restart; reads run afresh.
 @Suite("opId: a resent request acts once", .serialized)
-struct OperationIDTests {
+struct OperationIDTests: AliceAndBobSuite {
     /// Bob watches over Alice.
     let cast: AliceAndBob
-    var broker: BrokerProcess { cast.broker }
-    var alice: Person { cast.alice }
-    var bob: Person { cast.bob }
 
     init() throws {
         cast = try AliceAndBob()
