@@ -12,7 +12,8 @@ struct WatchCommand: AsyncParsableCommand {
             connection drops it says so and when the next try is, and reconnects with resume. A broker \
             that cannot be reached at the start is a connection failure (exit 2), unless --wait is given. \
             The state is saved once caught up, within a second of each event, and on exit, so a watch \
-            that is killed shows again at most the last second's events.
+            that is killed shows again at most the last second's events. Writes queued with --queue \
+            are sent, once, each time it is connected (as by lsclient outbox send).
             """)
 
     @OptionGroup var globals: GlobalOptions
@@ -33,7 +34,7 @@ struct WatchCommand: AsyncParsableCommand {
     func run() async throws {
         try await Failure.reporting {
             let context = try CommandContext(globals)
-            let client = try context.makeClient(reconnect: ReconnectPolicy(retriesFirstConnect: wait))
+            let client = try context.makeClient(reconnect: ReconnectPolicy(retriesFirstConnect: wait), withOutbox: true)
             let stateFile = context.stateFile
             let autosave = StateAutosave(read: { await client.state }, write: { stateFile.save($0) })
             let trap = SignalTrap { Task { await Self.stop(client) } }

@@ -68,6 +68,18 @@ struct OfflineQueueTests {
         #expect(try bobsAlerts() == ["alert": 10, "alertCancelled": 10])
     }
 
+    /// A watch sends what waits as soon as it is connected.
+    @Test func aWatchSendsWhatWaits() throws {
+        broker.stop()
+        #expect(try cli.run(["--profile", "alice", "alert", "--message", "fell", "--queue"]).status == 0)
+        try broker.start()
+        let watch = try cli.start(["--profile", "alice", "--json", "watch"])
+        #expect(eventually { (try? pending().isEmpty) ?? false })
+        #expect(watch.waitFor { $0["event"]?.stringValue == "user.updated" } != nil)
+        watch.stop()
+        #expect(try bobsAlerts() == ["alert": 1])
+    }
+
     @Test func aWriteIsNotQueuedWithoutQueueOrWhenTheBrokerAnswers() throws {
         let online = try cli.run(["--profile", "alice", "checkin", "--queue"])
         #expect(online.status == 0 && online.stdout.hasPrefix("checked in"), "\(online.stdout)")
