@@ -45,4 +45,10 @@ public protocol EngineStore: Sendable {
 
     /// Every outcome kept for the user, oldest first (by time, then `opId`).
     func keptOutcomes(of userID: String) async throws -> [KeptOutcome]
+
+    /// The user's device credentials, by device id (§12).
+    func deviceCredentials(of userID: String) async throws -> [DeviceCredential]
+
+    /// The link code, spent or not yet, expired or not; nil if there is none.
+    func linkCode(_ code: String) async throws -> LinkCode?
 }

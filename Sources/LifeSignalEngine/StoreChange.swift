@@ -41,8 +41,19 @@ public enum StoreChange: Sendable {
     /// kept before `keptBefore`.
     case pruneKeptOutcomes(userID: String, keepNewest: Int, keptBefore: Int64)
     /// Everything of the user: document (and with it credential, QR code, deadline),
-    /// relationships, devices, notifications, events, recorded pushes, kept outcomes.
+    /// relationships, devices, device credentials, link codes, notifications, events, recorded
+    /// pushes, kept outcomes.
     case eraseUser(userID: String)
+    /// A device's own credential (§12), replacing one it had.
+    case grantDeviceCredential(DeviceCredential)
+    /// The device's credential goes, and the device with it (its push token too).
+    case revokeDevice(DeviceKey)
+    case createLinkCode(LinkCode)
+    /// Spends the user's code, valid at `now`: the commit fails with `LinkCodeNotValid` (and
+    /// changes nothing) if it is unknown, someone else's, spent or expired.
+    case spendLinkCode(code: String, userID: String, now: Int64)
+    /// Forgets codes that expired before `now`.
+    case pruneLinkCodes(now: Int64)
 }
 
 extension StoreChange {

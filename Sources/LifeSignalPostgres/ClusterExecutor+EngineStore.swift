@@ -94,6 +94,23 @@ extension ClusterExecutor: EngineStore {
             """, Self.keptOutcome(from:)).compactMap { $0 }
     }
 
+    public func deviceCredentials(of userID: String) async throws -> [DeviceCredential] {
+        try await collect("""
+            SELECT device_id, token_hash, linked_at FROM device_credentials WHERE user_id = \(userID) ORDER BY device_id
+            """) { row in
+            let (deviceID, hash, linkedAt) = try row.decode((String, ByteBuffer, Int64).self)
+            return DeviceCredential(key: DeviceKey(userID: userID, deviceID: deviceID),
+                                    tokenHash: Array(hash.readableBytesView), linkedAt: linkedAt)
+        }
+    }
+
+    public func linkCode(_ code: String) async throws -> LinkCode? {
+        try await collect("SELECT user_id, expires_at FROM link_codes WHERE code = \(code)") { row in
+            let (userID, expiresAt) = try row.decode((String, Int64).self)
+            return LinkCode(code: code, userID: userID, expiresAt: expiresAt)
+        }.first
+    }
+
     /// A row of `op_id, op, answer, kept_at`; nil for an answer no broker wrote.
     package static func keptOutcome(from row: PostgresRow) throws -> KeptOutcome? {
         let (opID, op, answer, keptAt) = try row.decode((String, String, ByteBuffer, Int64).self)

@@ -113,6 +113,33 @@ extension ClusterRows {
             case .eraseUser(let userID):
                 try await writeKept()
                 try await erase(userID, on: connection, logger: logger)
+            case .grantDeviceCredential(let credential):
+                try await connection.query("""
+                    INSERT INTO device_credentials (user_id, device_id, token_hash, linked_at)
+                    VALUES (\(credential.key.userID), \(credential.key.deviceID), \(ByteBuffer(bytes: credential.tokenHash)),
+                            \(credential.linkedAt))
+                    ON CONFLICT (user_id, device_id) DO UPDATE SET token_hash = excluded.token_hash,
+                        linked_at = excluded.linked_at
+                    """, logger: logger).drain()
+            case .revokeDevice(let key):
+                try await connection.query("""
+                    WITH credential AS (DELETE FROM device_credentials
+                                        WHERE user_id = \(key.userID) AND device_id = \(key.deviceID))
+                    DELETE FROM devices WHERE user_id = \(key.userID) AND device_id = \(key.deviceID)
+                    """, logger: logger).drain()
+            case .createLinkCode(let link):
+                try await connection.query("""
+                    INSERT INTO link_codes (code, user_id, expires_at) VALUES (\(link.code), \(link.userID), \(link.expiresAt))
+                    """, logger: logger).drain()
+            case .spendLinkCode(let code, let userID, let now):
+                var spent = 0
+                for try await _ in try await connection.query("""
+                    DELETE FROM link_codes WHERE code = \(code) AND user_id = \(userID) AND expires_at > \(now)
+                    RETURNING code
+                    """, logger: logger) { spent += 1 }
+                guard spent == 1 else { throw LinkCodeNotValid(code: code) }
+            case .pruneLinkCodes(let now):
+                try await connection.query("DELETE FROM link_codes WHERE expires_at <= \(now)", logger: logger).drain()
             }
         }
         try await writeAdditions()
@@ -130,7 +157,9 @@ extension ClusterRows {
                  events AS (DELETE FROM events WHERE user_id = \(userID)),
                  pushes AS (DELETE FROM pushes WHERE user_id = \(userID)),
                  presence AS (DELETE FROM presence WHERE user_id = \(userID)),
-                 kept AS (DELETE FROM kept_outcomes WHERE user_id = \(userID))
+                 kept AS (DELETE FROM kept_outcomes WHERE user_id = \(userID)),
+                 credentials AS (DELETE FROM device_credentials WHERE user_id = \(userID)),
+                 codes AS (DELETE FROM link_codes WHERE user_id = \(userID))
             DELETE FROM users WHERE id = \(userID)
             """, logger: logger).drain()
     }

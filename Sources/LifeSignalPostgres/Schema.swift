@@ -4,7 +4,7 @@
 // inserts the events, notifications and pushes; commit is the durability point. Times are
 // milliseconds since the epoch (bigint), as on the wire.
 extension SchemaMigration {
-    public static let all: [SchemaMigration] = [v1, v2]
+    public static let all: [SchemaMigration] = [v1, v2, v3]
 
     static let v1 = SchemaMigration(version: 1, name: "users, contacts, devices, events, notifications, pushes, presence",
                                     statements: [
@@ -141,5 +141,26 @@ extension SchemaMigration {
         )
         """,
         "CREATE INDEX kept_outcomes_by_time ON kept_outcomes (user_id, kept_at)",
+    ])
+
+    /// PROTOCOL §12: each device's own credential, and the one-time codes that link a device.
+    static let v3 = SchemaMigration(version: 3, name: "device credentials and link codes", statements: [
+        """
+        CREATE TABLE device_credentials (
+            user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            device_id text NOT NULL,
+            token_hash bytea NOT NULL,
+            linked_at bigint NOT NULL,
+            PRIMARY KEY (user_id, device_id)
+        )
+        """,
+        """
+        CREATE TABLE link_codes (
+            code text PRIMARY KEY,
+            user_id text NOT NULL REFERENCES users(id) ON DELETE CASCADE,
+            expires_at bigint NOT NULL
+        )
+        """,
+        "CREATE INDEX link_codes_by_user ON link_codes (user_id)",
     ])
 }

@@ -107,6 +107,16 @@ package struct SQLiteReads {
                 PushMessage(userID: userID, deviceID: row.string(0), token: row.string(1),
                             notificationID: row.string(2), body: row.bytes(3), createdAt: row.int64(4))
             })
+        case .deviceCredentials(let userID):
+            .deviceCredentials(try Row.fetchAll(db, sql: """
+                SELECT device_id, token_hash, linked_at FROM device_credentials WHERE user_id = ? ORDER BY device_id
+                """, arguments: [userID]).map { row in
+                DeviceCredential(key: DeviceKey(userID: userID, deviceID: row[0]), tokenHash: [UInt8](row[1] as Data),
+                                 linkedAt: row[2])
+            })
+        case .linkCode(let code):
+            .linkCode(try Row.fetchOne(db, sql: "SELECT user_id, expires_at FROM link_codes WHERE code = ?",
+                                       arguments: [code]).map { LinkCode(code: code, userID: $0[0], expiresAt: $0[1]) })
         }
     }
 

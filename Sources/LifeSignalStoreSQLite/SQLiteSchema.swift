@@ -160,6 +160,18 @@ package enum SQLiteSchema {
                 CREATE INDEX kept_outcomes_by_time ON kept_outcomes (user_id, kept_at);
                 """)
         }
+        migrator.registerMigration("v10: device credentials and link codes") { db in
+            try db.execute(sql: """
+                CREATE TABLE device_credentials (
+                    user_id TEXT NOT NULL, device_id TEXT NOT NULL, token_hash BLOB NOT NULL, linked_at INTEGER NOT NULL,
+                    PRIMARY KEY (user_id, device_id)
+                ) WITHOUT ROWID;
+                CREATE TABLE link_codes (
+                    code TEXT PRIMARY KEY NOT NULL, user_id TEXT NOT NULL, expires_at INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                CREATE INDEX link_codes_by_user ON link_codes (user_id);
+                """)
+        }
         return migrator
     }
 }

@@ -74,6 +74,20 @@ extension SQLiteStore: EngineStore {
         return outcomes
     }
 
+    public func deviceCredentials(of userID: String) async throws -> [DeviceCredential] {
+        let query = StoreQuery.deviceCredentials(userID: userID)
+        guard case .deviceCredentials(let credentials) = try await answer(query) else {
+            throw MismatchedStoreAnswer(query: query)
+        }
+        return credentials
+    }
+
+    public func linkCode(_ code: String) async throws -> LinkCode? {
+        let query = StoreQuery.linkCode(code)
+        guard case .linkCode(let link) = try await answer(query) else { throw MismatchedStoreAnswer(query: query) }
+        return link
+    }
+
     private func answer(_ query: StoreQuery) async throws -> StoreQueryResult? {
         try await submitted(StoreWrite(changes: [], query: query)).queryResult
     }

@@ -173,10 +173,31 @@ package struct SQLiteWrites {
             // Every table by name: the store does not enforce its foreign keys, so nothing cascades.
             try db.cachedStatement(sql: "DELETE FROM relationships WHERE low_id = ?1 OR high_id = ?1")
                 .execute(arguments: [userID])
-            for table in ["devices", "notifications", "events", "pushes", "kept_outcomes"] {
+            for table in ["devices", "device_credentials", "link_codes", "notifications", "events", "pushes",
+                          "kept_outcomes"] {
                 try db.cachedStatement(sql: "DELETE FROM \(table) WHERE user_id = ?").execute(arguments: [userID])
             }
             try db.cachedStatement(sql: "DELETE FROM users WHERE id = ?").execute(arguments: [userID])
+        case .grantDeviceCredential(let credential):
+            try db.cachedStatement(sql: """
+                INSERT INTO device_credentials (user_id, device_id, token_hash, linked_at) VALUES (?, ?, ?, ?)
+                ON CONFLICT (user_id, device_id) DO UPDATE SET token_hash = excluded.token_hash, linked_at = excluded.linked_at
+                """).execute(arguments: [credential.key.userID, credential.key.deviceID, Data(credential.tokenHash),
+                                         credential.linkedAt])
+        case .revokeDevice(let key):
+            for table in ["device_credentials", "devices"] {
+                try db.cachedStatement(sql: "DELETE FROM \(table) WHERE user_id = ? AND device_id = ?")
+                    .execute(arguments: [key.userID, key.deviceID])
+            }
+        case .createLinkCode(let link):
+            try db.cachedStatement(sql: "INSERT INTO link_codes (code, user_id, expires_at) VALUES (?, ?, ?)")
+                .execute(arguments: [link.code, link.userID, link.expiresAt])
+        case .spendLinkCode(let code, let userID, let now):
+            try db.cachedStatement(sql: "DELETE FROM link_codes WHERE code = ? AND user_id = ? AND expires_at > ?")
+                .execute(arguments: [code, userID, now])
+            guard db.changesCount == 1 else { throw LinkCodeNotValid(code: code) }
+        case .pruneLinkCodes(let now):
+            try db.cachedStatement(sql: "DELETE FROM link_codes WHERE expires_at <= ?").execute(arguments: [now])
         }
     }
 }

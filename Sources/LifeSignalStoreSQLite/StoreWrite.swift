@@ -28,6 +28,9 @@ public enum StoreQuery: Sendable {
     case keptOutcome(userID: String, opID: String)
     /// Every outcome kept for the user, oldest first.
     case keptOutcomes(userID: String)
+    /// The user's device credentials (§12), by device id.
+    case deviceCredentials(userID: String)
+    case linkCode(String)
 }
 
 public enum StoreQueryResult: Sendable {
@@ -43,6 +46,8 @@ public enum StoreQueryResult: Sendable {
     case accounts([Account])
     case keptOutcome(KeptOutcome?)
     case keptOutcomes([KeptOutcome])
+    case deviceCredentials([DeviceCredential])
+    case linkCode(LinkCode?)
 }
 
 /// Everything one request asks of the store.

@@ -226,6 +226,59 @@ import Testing
         }
     }
 
+    /// §12: a device's own credential is kept until revoked (its device goes with it), and a link
+    /// code is spent once, by its user, before it expires; a commit that spends it otherwise
+    /// changes nothing.
+    @Test(arguments: Kind.allCases)
+    func deviceCredentialsAndLinkCodes(_ kind: Kind) async throws {
+        try await Self.withStore(kind) { store in
+            try await store.commit([Self.createUser("A"), Self.createUser("B")])
+            let tablet = DeviceKey(userID: "u_A", deviceID: "tablet")
+            let credential = DeviceCredential(key: tablet, tokenHash: Array(repeating: 7, count: 32), linkedAt: 5)
+            try await store.commit([.grantDeviceCredential(credential),
+                                    .upsertDevice(Self.device("u_A", "tablet", token: "tT", lastSeenAt: 6)),
+                                    .upsertDevice(Self.device("u_A", "phone", token: nil, lastSeenAt: 6))])
+            #expect(try await store.deviceCredentials(of: "u_A") == [credential])
+            #expect(try await store.deviceCredentials(of: "u_B").isEmpty)
+            var renewed = credential
+            renewed.tokenHash = Array(repeating: 9, count: 32)
+            try await store.commit([.grantDeviceCredential(renewed)])
+            #expect(try await store.deviceCredentials(of: "u_A") == [renewed])
+
+            let code = LinkCode(code: "ABCD2345", userID: "u_A", expiresAt: 100)
+            try await store.commit([.createLinkCode(code)])
+            #expect(try await store.linkCode("ABCD2345") == code)
+            let phone = DeviceCredential(key: DeviceKey(userID: "u_A", deviceID: "laptop"), tokenHash: [1], linkedAt: 50)
+            // Someone else's, or expired: refused, and the credential in the same commit is not kept.
+            for (userID, now) in [("u_B", Int64(50)), ("u_A", Int64(100))] {
+                await #expect(throws: LinkCodeNotValid(code: "ABCD2345")) {
+                    try await store.commit([.spendLinkCode(code: "ABCD2345", userID: userID, now: now),
+                                            .grantDeviceCredential(phone)])
+                }
+            }
+            #expect(try await store.deviceCredentials(of: "u_A") == [renewed])
+            try await store.commit([.spendLinkCode(code: "ABCD2345", userID: "u_A", now: 50), .grantDeviceCredential(phone)])
+            #expect(try await store.linkCode("ABCD2345") == nil)
+            await #expect(throws: LinkCodeNotValid(code: "ABCD2345")) {
+                try await store.commit([.spendLinkCode(code: "ABCD2345", userID: "u_A", now: 50)])
+            }
+            #expect(try await store.deviceCredentials(of: "u_A").map(\.key.deviceID) == ["laptop", "tablet"])
+
+            try await store.commit([.revokeDevice(tablet)])
+            #expect(try await store.deviceCredentials(of: "u_A").map(\.key.deviceID) == ["laptop"])
+            #expect(try await store.devices(of: "u_A").map(\.key.deviceID) == ["phone"])
+
+            try await store.commit([.createLinkCode(LinkCode(code: "OLD22222", userID: "u_A", expiresAt: 10)),
+                                    .createLinkCode(LinkCode(code: "NEW22222", userID: "u_A", expiresAt: 1_000)),
+                                    .pruneLinkCodes(now: 10)])
+            #expect(try await store.linkCode("OLD22222") == nil)
+            #expect(try await store.linkCode("NEW22222") != nil)
+            try await store.commit([.eraseUser(userID: "u_A")])
+            #expect(try await store.deviceCredentials(of: "u_A").isEmpty)
+            #expect(try await store.linkCode("NEW22222") == nil)
+        }
+    }
+
     @Test(arguments: Kind.allCases)
     func pendingDeadlinesAreTheUsersNotYetMarkedNonResponsive(_ kind: Kind) async throws {
         try await Self.withStore(kind) { store in

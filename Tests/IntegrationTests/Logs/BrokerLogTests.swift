@@ -30,7 +30,7 @@ struct BrokerLogTests {
         } else {
             #expect(store.contains("lifesignal.store=sqlite"))
             #expect(store.contains("lifesignal.path=\(broker.dataDirectory.path)/lifesignal.sqlite"))
-            #expect(store.contains("lifesignal.schema=9"))
+            #expect(store.contains("lifesignal.schema=10"))
             #expect(store.contains("lifesignal.cache_mib=8"))
         }
         #expect(line("listening")?.contains("lifesignal.port=\(broker.port)") == true)
