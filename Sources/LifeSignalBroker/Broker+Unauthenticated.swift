@@ -25,8 +25,9 @@ extension Broker {
         }
         guard !shedIfOverloaded(request, from: connection) else { return }
         let user: User
+        let account: Register
         do {
-            let account = try Register(request)
+            account = try Register(request)
             user = User(
                 id: Credentials.newUserID(), name: account.name, phone: account.phone, qrCode: Credentials.newQRCode(),
                 checkInIntervalSec: 86_400, lastCheckInAt: nil, checkInDeadline: nil, isNonResponsive: false,
@@ -36,6 +37,14 @@ extension Broker {
             return
         }
         let token = Credentials.newToken()
+        // The registering device's own token (§12), granted in the account's commit.
+        let deviceToken = account.device.map { _ in Credentials.newToken() }
+        var changes: [StoreChange] = [.createUser(user, tokenHash: Credentials.hash(token: token))]
+        if let device = account.device, let deviceToken {
+            changes.append(.grantDeviceCredential(DeviceCredential(
+                key: DeviceKey(userID: user.id, deviceID: device), tokenHash: Credentials.hash(token: deviceToken),
+                linkedAt: user.createdAt)))
+        }
         let ticket = connection.reserveResponse()
         let rid = request.rid
         let logger = self.logger
@@ -43,13 +52,14 @@ extension Broker {
             // The id only: the token and QR code are the new user's secrets.
             if stored {
                 logger.debug("user registered", metadata: ["lifesignal.user": "\(user.id)"])
-                connection.complete(ticket, with: Outbound.ok(rid: rid, Reply.registered(user, token: token).fields))
+                connection.complete(ticket, with: Outbound.ok(
+                    rid: rid, Reply.registered(user, token: token, deviceToken: deviceToken).fields))
             } else {
                 connection.complete(ticket, with: ProtocolError(.internal, "the user could not be stored"), rid: rid)
             }
         }
-        if let cluster { return cluster.register(user, tokenHash: Credentials.hash(token: token), completion: answer) }
-        submit(StoreWrite(changes: [.createUser(user, tokenHash: Credentials.hash(token: token))])) { result in
+        if let cluster { return cluster.register(changes, completion: answer) }
+        submit(StoreWrite(changes: changes)) { result in
             if case .success = result { answer(true) } else { answer(false) }
         }
     }
@@ -80,8 +90,10 @@ extension Broker {
             // One answer for an unknown user and a wrong token: it must not reveal which (§3).
             // An unknown user's token is checked too, against a hash no token has, so that both
             // answers cost the same hashing.
-            let storedHash = session?.onLoop { $0.tokenHash } ?? Self.noUsersTokenHash
-            guard Credentials.verify(token: hello.token, against: storedHash), let session else {
+            let (accountHash, deviceHash) = session?.onLoop { ($0.tokenHash, $0.deviceTokenHashes[hello.deviceID]) }
+                ?? (Self.noUsersTokenHash, nil)
+            guard HelloCredential.admits(token: hello.token, accountHash: accountHash, deviceHash: deviceHash),
+                  let session else {
                 self.recordFailedHello(from: connection)
                 connection.fail(ProtocolError(.unauthenticated, "unknown user or wrong token"), rid: hello.rid)
                 return

@@ -26,7 +26,7 @@ extension LifeSignalClient {
         let client = try LifeSignalClient(configuration: configuration)
         let result = try await client.openAndRegister(Register(name: name, phone: phone).fields)
         return try decode { () throws(ProtocolError) in
-            guard case .registered(let user, let token) = try Reply(answering: Op.register, fields: result) else {
+            guard case .registered(let user, let token, _) = try Reply(answering: Op.register, fields: result) else {
                 throw .badRequest("not the answer to register")
             }
             return Registration(user: user, token: token)

@@ -13,6 +13,8 @@ struct BrokerFieldRules {
         case Op.register:
             try name(request.string("name"))
             if let phone = try request.optionalString("phone") { try self.phone(phone) }
+            if let device = try request.optionalString("device") { try deviceID(device) }
+            if let platform = try request.optionalString("platform") { try self.platform(platform) }
         case Op.hello:
             let version = try request.int("version")
             try id(request.string("user"), "user")

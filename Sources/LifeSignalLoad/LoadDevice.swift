@@ -272,7 +272,7 @@ package final class LoadDevice: TCPConnectionDelegate {
         case (.registering, LoadRequestKind.register):
             switch result {
             case .success(let fields):
-                guard case .registered(let user, let token)? = try? Reply(answering: Op.register, fields: fields) else {
+                guard case .registered(let user, let token, _)? = try? Reply(answering: Op.register, fields: fields) else {
                     return fail("register: unexpected answer")
                 }
                 let credential = LoadCredential(userID: user.id, token: token)

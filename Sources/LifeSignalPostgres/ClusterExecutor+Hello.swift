@@ -28,11 +28,19 @@ public struct ClusterGreeting: Sendable {
 extension ClusterExecutor {
     /// Whether `token` is the user's (constant-time, against the stored hash). False for an
     /// unknown user, after the same work.
-    public func authenticate(userID: String, token: String) async throws -> Bool {
-        let stored = try await collect("SELECT token_hash FROM users WHERE id = \(userID)") {
-            Array(buffer: try $0.decode(ByteBuffer.self))
+    /// Whether `token` lets `deviceID` of `userID` in: the account's token, or the device's own (§12).
+    public func authenticate(userID: String, token: String, deviceID: String) async throws -> Bool {
+        let stored = try await collect("""
+            SELECT u.token_hash, d.token_hash FROM users u
+            LEFT JOIN device_credentials d ON d.user_id = u.id AND d.device_id = \(deviceID)
+            WHERE u.id = \(userID)
+            """) { row in
+            let (account, device) = try row.decode((ByteBuffer, ByteBuffer?).self)
+            return (Array(buffer: account), device.map { Array(buffer: $0) })
         }.first
-        return Credentials.verify(token: token, against: stored ?? Credentials.hash(token: "no such user"))
+        let accountHash = stored?.0 ?? Credentials.hash(token: "no such user")
+        return HelloCredential.admits(token: token, accountHash: TokenHash(accountHash),
+                                      deviceHash: stored?.1.flatMap(TokenHash.init))
     }
 
     /// Records the device (last seen now) and that `brokerID` holds its connection, and says the

@@ -125,4 +125,5 @@ enum FieldName {
     static let serverTime = "serverTime"
     static let broker = "broker"
     static let confirm = "confirm"
+    static let deviceToken = "deviceToken"
 }

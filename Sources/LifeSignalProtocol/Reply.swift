@@ -5,8 +5,9 @@ public enum Reply: Sendable, Equatable {
     /// `bye`, `contacts.remove`, `ping.respond`, `ping.clear`, `alert.cancel`,
     /// `notifications.read` and `.delete`, `device.register` and `.unregister`.
     case empty
-    /// `register`: the new user and the token their devices say hello with.
-    case registered(User, token: String)
+    /// `register`: the new user and the token their devices say hello with; with `device` given
+    /// (§12), that device's own token too.
+    case registered(User, token: String, deviceToken: String? = nil)
     /// `hello`: the session, where the catch-up ends and the connection's terms.
     case hello(HelloResult)
     /// `keepalive`: the broker's clock.
@@ -40,7 +41,8 @@ public enum Reply: Sendable, Equatable {
     public var fields: JSONObject {
         switch self {
         case .empty: [:]
-        case .registered(let user, let token): [FieldName.user: user.json, FieldName.token: .string(token)]
+        case .registered(let user, let token, let deviceToken):
+            Self.registeredFields(user, token: token, deviceToken: deviceToken)
         case .hello(let hello): hello.fields
         case .serverTime(let time): [FieldName.serverTime: .int(time)]
         case .user(let user): [FieldName.user: user.json]
@@ -63,7 +65,8 @@ public enum Reply: Sendable, Equatable {
         switch op {
         case Op.register:
             self = .registered(try User(json: Self.field(FieldName.user, of: fields)),
-                               token: try fields.string(FieldName.token))
+                               token: try fields.string(FieldName.token),
+                               deviceToken: try fields.optionalString(FieldName.deviceToken))
         case Op.hello: self = .hello(try HelloResult(fields: fields))
         case Op.keepalive: self = .serverTime(try fields.int(FieldName.serverTime))
         case Op.profileUpdate, Op.checkIn: self = .user(try User(json: Self.field(FieldName.user, of: fields)))
@@ -83,6 +86,12 @@ public enum Reply: Sendable, Equatable {
         case Op.notificationsReadAll: self = .readAll(count: try fields.int(FieldName.count))
         default: self = .empty
         }
+    }
+
+    private static func registeredFields(_ user: User, token: String, deviceToken: String?) -> JSONObject {
+        var fields: JSONObject = [FieldName.user: user.json, FieldName.token: .string(token)]
+        if let deviceToken { fields[FieldName.deviceToken] = .string(deviceToken) }
+        return fields
     }
 
     private static func field(_ key: String, of fields: JSONObject) throws(ProtocolError) -> JSONValue {

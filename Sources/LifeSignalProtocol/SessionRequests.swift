@@ -3,10 +3,15 @@
 public struct Register: Sendable, Equatable {
     public var name: String
     public var phone: String?
+    /// v1.2 (§12): the registering device, which gets a token of its own.
+    public var device: String?
+    public var platform: String?
 
-    public init(name: String, phone: String? = nil) {
+    public init(name: String, phone: String? = nil, device: String? = nil, platform: String? = nil) {
         self.name = name
         self.phone = phone
+        self.device = device
+        self.platform = platform
     }
 
     public init(_ request: Request) throws(ProtocolError) {
@@ -14,11 +19,19 @@ public struct Register: Sendable, Equatable {
         phone = try request.optionalString(FieldName.phone).map { (phone) throws(ProtocolError) in
             try Validate.phone(phone)
         }
+        device = try request.optionalString(FieldName.device).map { (device) throws(ProtocolError) in
+            try Validate.deviceID(device)
+        }
+        platform = try request.optionalString(FieldName.platform).map { (value) throws(ProtocolError) in
+            try Validate.platform(value)
+        }
     }
 
     public var fields: JSONObject {
         var fields: JSONObject = [FieldName.name: .string(name)]
         if let phone { fields[FieldName.phone] = .string(phone) }
+        if let device { fields[FieldName.device] = .string(device) }
+        if let platform { fields[FieldName.platform] = .string(platform) }
         return fields
     }
 }

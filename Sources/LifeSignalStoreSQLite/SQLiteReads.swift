@@ -108,12 +108,7 @@ package struct SQLiteReads {
                             notificationID: row.string(2), body: row.bytes(3), createdAt: row.int64(4))
             })
         case .deviceCredentials(let userID):
-            .deviceCredentials(try Row.fetchAll(db, sql: """
-                SELECT device_id, token_hash, linked_at FROM device_credentials WHERE user_id = ? ORDER BY device_id
-                """, arguments: [userID]).map { row in
-                DeviceCredential(key: DeviceKey(userID: userID, deviceID: row[0]), tokenHash: [UInt8](row[1] as Data),
-                                 linkedAt: row[2])
-            })
+            .deviceCredentials(try deviceCredentials(of: userID, db))
         case .linkCode(let code):
             .linkCode(try Row.fetchOne(db, sql: "SELECT user_id, expires_at FROM link_codes WHERE code = ?",
                                        arguments: [code]).map { LinkCode(code: code, userID: $0[0], expiresAt: $0[1]) })
@@ -140,7 +135,17 @@ package struct SQLiteReads {
             recentNotifications: try notifications(userID: id, beforeID: nil, limit: Validate.notificationPage,
                                                   history: 0, db) ?? [],
             notificationCount: ledger.count, unreadCount: ledger.filter(\.isUnread).count,
-            notificationLedger: ledger, keptOperations: try keptOperations(of: id, db))
+            notificationLedger: ledger, keptOperations: try keptOperations(of: id, db),
+            deviceCredentials: try deviceCredentials(of: id, db))
+    }
+
+    private func deviceCredentials(of userID: String, _ db: Database) throws -> [DeviceCredential] {
+        try Row.fetchAll(db, sql: """
+            SELECT device_id, token_hash, linked_at FROM device_credentials WHERE user_id = ? ORDER BY device_id
+            """, arguments: [userID]).map { row in
+            DeviceCredential(key: DeviceKey(userID: userID, deviceID: row[0]), tokenHash: [UInt8](row[1] as Data),
+                             linkedAt: row[2])
+        }
     }
 
     /// Oldest first, as `KeptOperations` prunes them.

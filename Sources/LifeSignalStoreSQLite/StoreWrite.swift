@@ -87,4 +87,6 @@ public struct StoredUser: Sendable {
     package var notificationLedger: [NotificationLedger.Entry]
     /// The `opId`s kept for the user (§12), oldest first.
     public var keptOperations: [KeptOperation]
+    /// Each device's own credential (§12).
+    public var deviceCredentials: [DeviceCredential] = []
 }

@@ -11,14 +11,21 @@ import Testing
 @Suite struct ClusterHelloTests {
     let cluster = ClusterExecutorTests()
 
-    @Test func onlyTheUsersTokenAuthenticates() async throws {
+    /// The account's token lets any device in; a device's own token (§12) only that device.
+    @Test func onlyTheUsersTokenOrTheDevicesOwnAuthenticates() async throws {
         try await cluster.withCluster(brokers: 1) { brokers in
             let executor = brokers[0]
             try await executor.create(User(id: "u_Alice", name: "Alice", qrCode: "qr_Alice", createdAt: 0),
                                       tokenHash: Credentials.hash(token: "right"))
-            #expect(try await executor.authenticate(userID: "u_Alice", token: "right"))
-            #expect(try await !executor.authenticate(userID: "u_Alice", token: "wrong"))
-            #expect(try await !executor.authenticate(userID: "u_Nobody", token: "right"))
+            #expect(try await executor.authenticate(userID: "u_Alice", token: "right", deviceID: "phone"))
+            #expect(try await !executor.authenticate(userID: "u_Alice", token: "wrong", deviceID: "phone"))
+            #expect(try await !executor.authenticate(userID: "u_Nobody", token: "right", deviceID: "phone"))
+            try await executor.commit([.grantDeviceCredential(DeviceCredential(
+                key: DeviceKey(userID: "u_Alice", deviceID: "tablet"), tokenHash: Credentials.hash(token: "tablets"),
+                linkedAt: 1))])
+            #expect(try await executor.authenticate(userID: "u_Alice", token: "tablets", deviceID: "tablet"))
+            #expect(try await !executor.authenticate(userID: "u_Alice", token: "tablets", deviceID: "phone"))
+            #expect(try await executor.authenticate(userID: "u_Alice", token: "right", deviceID: "tablet"))
         }
     }
 

@@ -4,8 +4,9 @@ import LifeSignalProtocol
 
 extension ClusterNode {
     /// `register` in the cluster: the user and their head row, committed before the `ok`.
-    func register(_ user: User, tokenHash: [UInt8], completion: @escaping @Sendable (Bool) -> Void) {
-        run({ try await $0.create(user, tokenHash: tokenHash) }, then: { result in
+    /// `register`: the account's rows (`changes`) in one commit.
+    func register(_ changes: [StoreChange], completion: @escaping @Sendable (Bool) -> Void) {
+        run({ try await $0.commit(changes) }, then: { result in
             completion((try? result.get()) != nil)
         })
     }
@@ -18,7 +19,7 @@ extension ClusterNode {
         let key = DeviceKey(userID: hello.userID, deviceID: hello.deviceID)
         attaching[key, default: 0] += 1
         run({ executor -> ClusterGreeting? in
-            guard try await executor.authenticate(userID: hello.userID, token: hello.token) else { return nil }
+            guard try await executor.authenticate(userID: hello.userID, token: hello.token, deviceID: hello.deviceID) else { return nil }
             let previous = try await executor.attach(
                 userID: hello.userID, deviceID: hello.deviceID, platform: hello.platform, brokerID: brokerID,
                 now: WallClock.nowMs(), maxOnline: configuration.maxDevicesPerUser,

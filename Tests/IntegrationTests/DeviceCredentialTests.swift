@@ -1,0 +1,39 @@
+import Foundation
+import LifeSignalProtocol
+import Testing
+
+/// PROTOCOL §12, device credentials: `register` with `device` gives that device a token of its
+/// own, valid only with its own device id; the account's token stays valid for every device.
+@Suite("Device credentials: a device's own token", .serialized)
+struct DeviceCredentialTests {
+    let broker: BrokerProcess
+
+    init() throws {
+        broker = try BrokerProcess()
+    }
+
+    @Test func aRegisteringDevicesTokenLetsOnlyThatDeviceIn() throws {
+        let setup = try RawConnection(port: broker.port)
+        let fields = try #require(setup.request(Op.register, ["name": "Alice", "device": "phone", "platform": "ios"])?.okFields)
+        let userID = try #require(fields["user"]?.objectValue?["id"]?.stringValue)
+        let account = Credential(userID: userID, token: try #require(fields["token"]?.stringValue))
+        let phone = Credential(userID: userID, token: try #require(fields["deviceToken"]?.stringValue))
+        #expect(phone.token != account.token)
+
+        #expect(try RawConnection(port: broker.port).hello(phone, device: "phone", version: 2)?.okFields != nil)
+        let elsewhere = try RawConnection(port: broker.port)
+        #expect(elsewhere.hello(phone, device: "tablet", version: 2)?.errorCode == .unauthenticated)
+        #expect(try RawConnection(port: broker.port).hello(account, device: "tablet", version: 2)?.okFields != nil)
+
+        // Without a device, no device token: as before.
+        let plain = try #require(try RawConnection(port: broker.port).request(Op.register, ["name": "Bob"])?.okFields)
+        #expect(plain["deviceToken"] == nil && plain["token"] != nil)
+
+        // The account goes, and the device's token with it.
+        let alice = try RawConnection(port: broker.port)
+        _ = alice.hello(account, device: "laptop", version: 2)
+        _ = alice.next()
+        #expect(alice.request(Op.accountDelete, ["confirm": "Alice"])?.okFields != nil)
+        #expect(try RawConnection(port: broker.port).hello(phone, device: "phone", version: 2)?.errorCode == .unauthenticated)
+    }
+}
