@@ -31,3 +31,17 @@ public struct LinkCodeNotValid: Error, Equatable {
     public let code: String
     public init(code: String) { self.code = code }
 }
+
+extension LinkCode {
+    /// How long a code links a device (§12).
+    public static let validityMs: Int64 = 5 * 60 * 1000
+
+    /// A new code for `userID`: 8 characters of `[A-Z2-9]` without 0, O, 1 and I, valid 5 minutes.
+    public static func issue(for userID: String, now: Int64) -> LinkCode {
+        let code = String(decoding: Credentials.randomBytes(8).map { Credentials.qrAlphabet[Int($0) & 31] }, as: UTF8.self)
+        return LinkCode(code: code, userID: userID, expiresAt: now + validityMs)
+    }
+
+    /// What `device.link` commits: the code, and the user's expired ones forgotten.
+    public var changes: [StoreChange] { [.pruneLinkCodes(now: expiresAt - Self.validityMs), .createLinkCode(self)] }
+}

@@ -27,6 +27,8 @@ package enum RequestPlan: Sendable {
     /// user's rows are gone after it, for any step that would follow in a batch); once it is
     /// answered, every device of the user, on every broker, is closed with `account_deleted`.
     case eraseAccount(Rules)
+    /// `device.link`: a new one-time code stored for the user (`LinkCode.issue`).
+    case linkDevice
 
     package enum QRCodeUse: Sendable {
         /// `contacts.add`: the owner is involved in the rules.
@@ -111,6 +113,8 @@ package enum RequestPlan: Sendable {
             self = .eraseAccount { (step) throws(ProtocolError) in
                 try AccountRules.delete(userID, confirm: confirm, in: &step)
             }
+        case .deviceLink:
+            self = .linkDevice
         case .notificationsDelete(let id):
             self = .changeNotification(id: id) { (notification, step) throws(ProtocolError) in
                 try NotificationRules.delete(notification, of: userID, in: &step)

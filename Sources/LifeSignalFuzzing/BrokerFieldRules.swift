@@ -66,7 +66,7 @@ struct BrokerFieldRules {
             // Compared with the user's name by the rule, which only the broker knows.
             _ = try request.string("confirm")
         case Op.keepalive, Op.bye, Op.qrRotate, Op.deviceUnregister, Op.devicesList, Op.contactsList, Op.checkIn,
-            Op.alertCancel, Op.notificationsReadAll:
+            Op.alertCancel, Op.notificationsReadAll, Op.deviceLink:
             break
         default:
             throw .unknownOp("unknown op '\(request.op)'")

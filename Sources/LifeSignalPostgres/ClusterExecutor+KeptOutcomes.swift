@@ -73,13 +73,14 @@ extension ClusterExecutor {
 
     /// `changes` of `userID` (a push token's, which takes no lock of its own), kept under `keep`:
     /// with an `opId` the user's row is locked first, so the check and the keeping are one.
-    public func commit(_ changes: [StoreChange], keeping keep: OperationKeep?, now: Int64) async throws {
+    public func commit(_ changes: [StoreChange], keeping keep: OperationKeep?, answer: JSONObject = [:],
+                       now: Int64) async throws {
         guard let keep else { return try await commit(changes) }
         let logger = self.logger
         try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT 1 FROM users WHERE id = \(keep.userID) FOR UPDATE", logger: logger).drain()
             try await Self.checkKept(keep, on: connection, logger: logger)
-            _ = try await ClusterRows.commit(changes + keep.change(.ok([:]), now: now), on: connection, logger: logger)
+            _ = try await ClusterRows.commit(changes + keep.change(.ok(answer), now: now), on: connection, logger: logger)
         } }
     }
 }

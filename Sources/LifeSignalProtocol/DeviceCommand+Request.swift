@@ -25,6 +25,7 @@ extension DeviceCommand {
         case .notificationsReadAll: Op.notificationsReadAll
         case .notificationsDelete: Op.notificationsDelete
         case .accountDelete: Op.accountDelete
+        case .deviceLink: Op.deviceLink
         }
     }
 
@@ -58,7 +59,8 @@ extension DeviceCommand {
             return [FieldName.id: .string(id)]
         case .accountDelete(let confirm):
             return [FieldName.confirm: .string(confirm)]
-        case .qrRotate, .deviceUnregister, .devicesList, .contactsList, .checkIn, .alertCancel, .notificationsReadAll:
+        case .qrRotate, .deviceUnregister, .devicesList, .contactsList, .checkIn, .alertCancel, .notificationsReadAll,
+             .deviceLink:
             return [:]
         }
     }
@@ -126,4 +128,6 @@ enum FieldName {
     static let broker = "broker"
     static let confirm = "confirm"
     static let deviceToken = "deviceToken"
+    static let code = "code"
+    static let expiresAt = "expiresAt"
 }

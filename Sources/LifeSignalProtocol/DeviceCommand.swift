@@ -24,6 +24,8 @@ public enum DeviceCommand: Sendable, Equatable {
     case notificationsDelete(id: String)
     /// `confirm`: the user's current name, as the user typed it to confirm (§12).
     case accountDelete(confirm: String)
+    /// A one-time code for linking a new device (§12).
+    case deviceLink
 
     /// Reads `request`: `unknown_op` for an op that is not a device's, `bad_request` for a
     /// missing, mistyped or invalid field.
@@ -72,6 +74,7 @@ public enum DeviceCommand: Sendable, Equatable {
         case Op.notificationsReadAll: self = .notificationsReadAll
         case Op.notificationsDelete: self = .notificationsDelete(id: try Self.notificationID(request))
         case Op.accountDelete: self = .accountDelete(confirm: try request.string(FieldName.confirm))
+        case Op.deviceLink: self = .deviceLink
         default: throw ProtocolError(.unknownOp, "unknown op '\(request.op)'")
         }
     }

@@ -32,6 +32,10 @@ public enum Op {
     public static let notificationsDelete = "notifications.delete"
     /// v1.2 (§12): the user's account and everything of it are erased.
     public static let accountDelete = "account.delete"
+    /// v1.2 (§12): a one-time code that links a new device to the account.
+    public static let deviceLink = "device.link"
+    /// v1.2 (§12), before hello: a new device spends a link code and gets its own token.
+    public static let signin = "signin"
 
     /// Ops allowed before `hello` succeeds (§3).
     public static let beforeHello: Set<String> = [register, hello]
@@ -41,7 +45,7 @@ public enum Op {
         register, hello, keepalive, bye, profileUpdate, qrRotate, qrLookup, deviceRegister, deviceUnregister, devicesList,
         contactsAdd, contactsRemove, contactsSetRoles, contactsList, pingSend, pingRespond, pingClear, checkIn,
         alertTrigger, alertCancel, notificationsList, notificationsRead, notificationsReadAll, notificationsDelete,
-        accountDelete,
+        accountDelete, deviceLink,
     ]
 
     // Broker → client (§2)

@@ -30,6 +30,8 @@ public enum Reply: Sendable, Equatable {
     case notifications([Notification], unreadCount: Int64)
     /// `notifications.readAll`: how many were marked read.
     case readAll(count: Int64)
+    /// `device.link` (§12): the one-time code and when it expires.
+    case linkCode(String, expiresAt: Int64)
 
     /// The user of a `.user` reply.
     public var user: User? { if case .user(let user) = self { user } else { nil } }
@@ -56,6 +58,7 @@ public enum Reply: Sendable, Equatable {
         case .notifications(let page, let unreadCount):
             [FieldName.notifications: .array(page.map(\.json)), FieldName.unreadCount: .int(unreadCount)]
         case .readAll(let count): [FieldName.count: .int(count)]
+        case .linkCode(let code, let expiresAt): [FieldName.code: .string(code), FieldName.expiresAt: .int(expiresAt)]
         }
     }
 
@@ -84,6 +87,7 @@ public enum Reply: Sendable, Equatable {
             self = .notifications(try Self.list(FieldName.notifications, of: fields, Notification.init(json:)),
                                   unreadCount: unread)
         case Op.notificationsReadAll: self = .readAll(count: try fields.int(FieldName.count))
+        case Op.deviceLink: self = .linkCode(try fields.string(FieldName.code), expiresAt: try fields.int(FieldName.expiresAt))
         default: self = .empty
         }
     }

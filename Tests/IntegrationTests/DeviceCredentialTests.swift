@@ -37,3 +37,18 @@ struct DeviceCredentialTests {
         #expect(try RawConnection(port: broker.port).hello(phone, device: "phone", version: 2)?.errorCode == .unauthenticated)
     }
 }
+
+extension DeviceCredentialTests {
+    /// `device.link`: 8 characters of [A-Z2-9] without 0, O, 1 or I, valid five minutes; a new
+    /// code each time.
+    @Test func aLinkCodeLooksAsTheProtocolSays() throws {
+        let (alice, _) = try RawConnection.authenticated(port: broker.port)
+        let first = try #require(alice.request(Op.deviceLink)?.okFields)
+        let code = try #require(first["code"]?.stringValue)
+        #expect(code.count == 8 && code.allSatisfy { "ABCDEFGHJKLMNPQRSTUVWXYZ23456789".contains($0) })
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        let expiresAt = try #require(first["expiresAt"]?.intValue)
+        #expect((now + 4 * 60_000...now + 6 * 60_000).contains(expiresAt))
+        #expect(alice.request(Op.deviceLink)?.okFields?["code"]?.stringValue != code)
+    }
+}

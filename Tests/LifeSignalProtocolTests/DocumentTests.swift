@@ -219,7 +219,7 @@ struct DocumentTests {
     @Test func constants() {
         #expect(ProtocolVersion.current == 2 && ProtocolVersion.supported == 1...2)
         #expect(User.defaultCheckInIntervalSec == 86_400)
-        #expect(Op.all.count == 25)
+        #expect(Op.all.count == 26)
         #expect(Op.accountDelete == "account.delete")
         #expect(Op.qrLookup == "qr.lookup")
         #expect(Op.contactsSetRoles == "contacts.setRoles")

@@ -30,6 +30,7 @@ import Testing
         (Op.alertTrigger, .alert(id: "al_1")),
         (Op.notificationsList, .notifications([notification], unreadCount: 1)),
         (Op.notificationsReadAll, .readAll(count: 4)),
+        (Op.deviceLink, .linkCode("ABCD2345", expiresAt: 1_763_800_300_000)),
     ]
 
     static let emptyAnswers = [

@@ -29,6 +29,7 @@ import Testing
         .alertTrigger(message: nil),
         .alertCancel,
         .accountDelete(confirm: "Ann"),
+        .deviceLink,
         .notificationsList(before: "n_1", limit: 20),
         .notificationsList(before: nil, limit: Validate.notificationPage),
         .notificationsRead(id: "n_1"),

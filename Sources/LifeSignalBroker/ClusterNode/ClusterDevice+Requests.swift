@@ -24,6 +24,12 @@ extension ClusterDevice {
             readAllNotifications(request, from: connection, keeping: keep, rule)
         case .changePushToken(let change):
             changePushToken(change, request, from: connection, keeping: keep)
+        case .linkDevice:
+            let now = WallClock.nowMs()
+            let link = LinkCode.issue(for: userID, now: now)
+            let reply = Reply.linkCode(link.code, expiresAt: link.expiresAt)
+            answer(request, on: connection, { try await $0.commit(link.changes, keeping: keep, answer: reply.fields, now: now) },
+                   finish: { .ok(reply) })
         case .read(.contacts):
             let userID = self.userID
             answer(request, on: connection, { try await $0.contactViews(of: userID) }, finish: { contacts in

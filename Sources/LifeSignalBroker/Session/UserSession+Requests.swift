@@ -28,6 +28,12 @@ extension UserSession {
             perform(request, from: connection) { (mutation) throws(ProtocolError) in
                 try changePushToken(change, device: connection, &mutation)
             }
+        case .linkDevice:
+            let link = LinkCode.issue(for: userID, now: WallClock.nowMs())
+            perform(request, from: connection) { mutation in
+                mutation.changes += link.changes
+                return .linkCode(link.code, expiresAt: link.expiresAt)
+            }
         case .read(.contacts):
             connection.respond(rid: request.rid, contactList)
         case .read(.devices):
