@@ -10,6 +10,8 @@ extension Broker {
             register(request, from: connection)
         case Op.hello:
             hello(request, from: connection)
+        case Op.signin:
+            signin(request, from: connection)
         default:
             connection.respond(error: ProtocolError(.unauthenticated, "say hello first"), rid: request.rid)
         }

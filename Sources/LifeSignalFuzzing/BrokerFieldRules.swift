@@ -15,6 +15,10 @@ struct BrokerFieldRules {
             if let phone = try request.optionalString("phone") { try self.phone(phone) }
             if let device = try request.optionalString("device") { try deviceID(device) }
             if let platform = try request.optionalString("platform") { try self.platform(platform) }
+        case Op.signin:
+            try id(request.string("code"), "code")
+            try deviceID(request.string("device"))
+            if let platform = try request.optionalString("platform") { try self.platform(platform) }
         case Op.hello:
             let version = try request.int("version")
             try id(request.string("user"), "user")

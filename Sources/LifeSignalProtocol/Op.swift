@@ -38,14 +38,14 @@ public enum Op {
     public static let signin = "signin"
 
     /// Ops allowed before `hello` succeeds (§3).
-    public static let beforeHello: Set<String> = [register, hello]
+    public static let beforeHello: Set<String> = [register, hello, signin]
 
     /// Every request op of version 1; anything else is `unknown_op`.
     public static let all: Set<String> = [
         register, hello, keepalive, bye, profileUpdate, qrRotate, qrLookup, deviceRegister, deviceUnregister, devicesList,
         contactsAdd, contactsRemove, contactsSetRoles, contactsList, pingSend, pingRespond, pingClear, checkIn,
         alertTrigger, alertCancel, notificationsList, notificationsRead, notificationsReadAll, notificationsDelete,
-        accountDelete, deviceLink,
+        accountDelete, deviceLink, signin,
     ]
 
     // Broker → client (§2)

@@ -32,6 +32,8 @@ public enum Reply: Sendable, Equatable {
     case readAll(count: Int64)
     /// `device.link` (§12): the one-time code and when it expires.
     case linkCode(String, expiresAt: Int64)
+    /// `signin` (§12): whose device it now is, and its own token.
+    case signedIn(User, deviceToken: String)
 
     /// The user of a `.user` reply.
     public var user: User? { if case .user(let user) = self { user } else { nil } }
@@ -59,6 +61,7 @@ public enum Reply: Sendable, Equatable {
             [FieldName.notifications: .array(page.map(\.json)), FieldName.unreadCount: .int(unreadCount)]
         case .readAll(let count): [FieldName.count: .int(count)]
         case .linkCode(let code, let expiresAt): [FieldName.code: .string(code), FieldName.expiresAt: .int(expiresAt)]
+        case .signedIn(let user, let deviceToken): [FieldName.user: user.json, FieldName.deviceToken: .string(deviceToken)]
         }
     }
 
@@ -87,6 +90,9 @@ public enum Reply: Sendable, Equatable {
             self = .notifications(try Self.list(FieldName.notifications, of: fields, Notification.init(json:)),
                                   unreadCount: unread)
         case Op.notificationsReadAll: self = .readAll(count: try fields.int(FieldName.count))
+        case Op.signin:
+            self = .signedIn(try User(json: Self.field(FieldName.user, of: fields)),
+                             deviceToken: try fields.string(FieldName.deviceToken))
         case Op.deviceLink: self = .linkCode(try fields.string(FieldName.code), expiresAt: try fields.int(FieldName.expiresAt))
         default: self = .empty
         }

@@ -84,3 +84,30 @@ public struct Hello: Sendable, Equatable {
         return fields
     }
 }
+
+/// `signin` (§12, before hello): a new device spends a link code and gets a token of its own.
+public struct Signin: Sendable, Equatable {
+    public var code: String
+    public var device: String
+    public var platform: String?
+
+    public init(code: String, device: String, platform: String? = nil) {
+        self.code = code
+        self.device = device
+        self.platform = platform
+    }
+
+    public init(_ request: Request) throws(ProtocolError) {
+        code = try Validate.id(try request.string(FieldName.code), field: FieldName.code)
+        device = try Validate.deviceID(try request.string(FieldName.device))
+        platform = try request.optionalString(FieldName.platform).map { (value) throws(ProtocolError) in
+            try Validate.platform(value)
+        }
+    }
+
+    public var fields: JSONObject {
+        var fields: JSONObject = [FieldName.code: .string(code), FieldName.device: .string(device)]
+        if let platform { fields[FieldName.platform] = .string(platform) }
+        return fields
+    }
+}

@@ -52,3 +52,25 @@ extension DeviceCredentialTests {
         #expect(alice.request(Op.deviceLink)?.okFields?["code"]?.stringValue != code)
     }
 }
+
+extension DeviceCredentialTests {
+    /// `signin`: a new device spends a code once and gets its own token; a spent or unknown code
+    /// is `unauthenticated` and closes.
+    @Test func aLinkedDeviceSignsInOnceWithItsCode() throws {
+        let (alice, credential) = try RawConnection.authenticated(port: broker.port)
+        let code = try #require(alice.request(Op.deviceLink)?.okFields?["code"]?.stringValue)
+
+        let tablet = try RawConnection(port: broker.port)
+        let signedIn = try #require(tablet.request(Op.signin, ["code": .string(code), "device": "tablet"])?.okFields)
+        #expect(signedIn["user"]?.objectValue?["id"]?.stringValue == credential.userID)
+        let token = Credential(userID: credential.userID, token: try #require(signedIn["deviceToken"]?.stringValue))
+        #expect(tablet.hello(token, device: "tablet", version: 2)?.okFields != nil, "signin, then hello on one connection")
+        #expect(try RawConnection(port: broker.port).hello(token, device: "phone", version: 2)?.errorCode == .unauthenticated)
+
+        let again = try RawConnection(port: broker.port)
+        #expect(again.request(Op.signin, ["code": .string(code), "device": "laptop"])?.errorCode == .unauthenticated)
+        #expect(again.waitForClose())
+        let unknown = try RawConnection(port: broker.port)
+        #expect(unknown.request(Op.signin, ["code": "ZZZZ2222", "device": "laptop"])?.errorCode == .unauthenticated)
+    }
+}

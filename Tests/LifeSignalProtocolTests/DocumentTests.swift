@@ -219,12 +219,12 @@ struct DocumentTests {
     @Test func constants() {
         #expect(ProtocolVersion.current == 2 && ProtocolVersion.supported == 1...2)
         #expect(User.defaultCheckInIntervalSec == 86_400)
-        #expect(Op.all.count == 26)
+        #expect(Op.all.count == 27)
         #expect(Op.accountDelete == "account.delete")
         #expect(Op.qrLookup == "qr.lookup")
         #expect(Op.contactsSetRoles == "contacts.setRoles")
         #expect(Op.checkIn == "checkin" && Op.checkin == "checkin")
-        #expect(Op.beforeHello == ["register", "hello"])
+        #expect(Op.beforeHello == ["register", "hello", "signin"])
         #expect(EventName.all == [
             "user.updated", "contact.updated", "contact.removed", "notification.added", "notification.updated",
             "notification.deleted", "notifications.readAll",

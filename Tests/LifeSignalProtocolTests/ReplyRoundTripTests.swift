@@ -31,6 +31,8 @@ import Testing
         (Op.notificationsList, .notifications([notification], unreadCount: 1)),
         (Op.notificationsReadAll, .readAll(count: 4)),
         (Op.deviceLink, .linkCode("ABCD2345", expiresAt: 1_763_800_300_000)),
+        (Op.signin, .signedIn(user, deviceToken: "d3v1c3")),
+        (Op.register, .registered(user, token: "t0k3n", deviceToken: "d3v1c3")),
     ]
 
     static let emptyAnswers = [

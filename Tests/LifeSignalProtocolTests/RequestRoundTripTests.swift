@@ -48,7 +48,7 @@ import Testing
     }
 
     @Test func everyDeviceOpHasACommandHere() {
-        let sessionOps: Set<String> = [Op.register, Op.hello, Op.keepalive, Op.bye]
+        let sessionOps: Set<String> = [Op.register, Op.hello, Op.signin, Op.keepalive, Op.bye]
         #expect(Set(Self.commands.map(\.op)) == Op.all.subtracting(sessionOps))
     }
 
@@ -65,7 +65,14 @@ import Testing
         #expect(try Hello(request) == hello)
     }
 
-    @Test(arguments: [Register(name: "Ann"), Register(name: "Ann", phone: "+15550100")])
+    @Test(arguments: [Signin(code: "ABCD2345", device: "tablet"), Signin(code: "ABCD2345", device: "tablet", platform: "ios")])
+    func aSigninReadsBackAsItself(_ signin: Signin) throws {
+        let request = try Request.parse(Request(op: Op.signin, rid: 1, fields: signin.fields).json.serialized())
+        #expect(try Signin(request) == signin)
+    }
+
+    @Test(arguments: [Register(name: "Ann"), Register(name: "Ann", phone: "+15550100"),
+                      Register(name: "Ann", device: "phone", platform: "ios")])
     func aRegisterReadsBackAsItself(_ register: Register) throws {
         let request = try Request.parse(Request(op: Op.register, rid: 1, fields: register.fields).json.serialized())
         #expect(try Register(request) == register)
