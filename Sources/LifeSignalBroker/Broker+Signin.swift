@@ -19,13 +19,16 @@ extension Broker {
         let (rid, ticket, now) = (request.rid, connection.reserveResponse(), WallClock.nowMs())
         let deviceToken = Credentials.newToken()
         let tokenHash = Credentials.hash(token: deviceToken)
+        let credential: @Sendable (String) -> DeviceCredential = { userID in
+            DeviceCredential(key: DeviceKey(userID: userID, deviceID: signin.device), tokenHash: tokenHash, linkedAt: now)
+        }
         let answer: @Sendable (Result<User?, any Error>) -> Void = { [self] result in
             onLoop { broker in
                 switch result {
                 case .success(let user?):
                     // A loaded user's session checks hellos from memory: it learns the new device.
-                    if let session = broker.loadedSession(user.id), let hash = TokenHash(tokenHash) {
-                        session.onLoop { $0.deviceTokenHashes[signin.device] = hash }
+                    if let session = broker.loadedSession(user.id) {
+                        session.onLoop { $0.deviceCredentials[signin.device] = credential(user.id) }
                     }
                     connection.complete(ticket, with: Outbound.ok(
                         rid: rid, Reply.signedIn(user, deviceToken: deviceToken).fields))
@@ -39,8 +42,7 @@ extension Broker {
         }
         let changes: @Sendable (String) -> [StoreChange] = { userID in
             [.spendLinkCode(code: signin.code, userID: userID, now: now),
-             .grantDeviceCredential(DeviceCredential(key: DeviceKey(userID: userID, deviceID: signin.device),
-                                                     tokenHash: tokenHash, linkedAt: now))]
+             .grantDeviceCredential(credential(userID))]
         }
         if let cluster {
             return cluster.run({ executor -> User? in

@@ -34,8 +34,8 @@ extension DeviceState {
         case .notificationsReadAll:
             for index in notifications.indices { notifications[index].isRead = true }
             unreadCount = 0
-        case .unknown:
-            break
+        case .devicesChanged, .unknown:
+            break  // the user's devices are not part of the synced state (`devices.list` reads them)
         }
     }
 

@@ -15,36 +15,59 @@ extension LifeSignalClient {
     }
 
     /// Creates an account on a fresh unauthenticated connection, then closes it. The token is shown
-    /// only this once.
+    /// only this once. With `device` (§12), that device gets a token of its own too.
     public static func register(
         host: String = "127.0.0.1", port: Int = 7420, name: String, phone: String? = nil,
+        device: String? = nil, platform: String? = nil,
         responseTimeoutMs: UInt64 = ClientConfiguration.defaultResponseTimeoutMs
     ) async throws -> Registration {
-        let configuration = ClientConfiguration(
-            host: host, port: port, userID: "", token: "", deviceID: "register", reconnect: .disabled,
-            responseTimeoutMs: responseTimeoutMs)
-        let client = try LifeSignalClient(configuration: configuration)
-        let result = try await client.openAndRegister(Register(name: name, phone: phone).fields)
+        let fields = Register(name: name, phone: phone, device: device, platform: platform).fields
+        let result = try await beforeHello(Op.register, fields, host: host, port: port, responseTimeoutMs: responseTimeoutMs)
         return try decode { () throws(ProtocolError) in
-            guard case .registered(let user, let token, _) = try Reply(answering: Op.register, fields: result) else {
-                throw .badRequest("not the answer to register")
-            }
-            return Registration(user: user, token: token)
+            guard case .registered(let user, let token, let deviceToken) = try Reply(answering: Op.register, fields: result)
+            else { throw .badRequest("not the answer to register") }
+            return Registration(user: user, token: token, deviceToken: deviceToken)
         }
     }
 
-    /// Connects, registers and closes on the client's own executor: between the connect and the
-    /// `register` nothing waits for the caller's task to be scheduled again. A loop that was busy
+    /// `signin` (§12): this new device spends a link code shown on one of the account's devices
+    /// (`linkDevice()`) and gets the account's user and a token of its own, which says `hello`
+    /// only with `device`. An unknown, spent or expired code is `unauthenticated`.
+    public static func signIn(
+        host: String = "127.0.0.1", port: Int = 7420, code: String, device: String, platform: String? = nil,
+        responseTimeoutMs: UInt64 = ClientConfiguration.defaultResponseTimeoutMs
+    ) async throws -> SignIn {
+        let fields = Signin(code: code, device: device, platform: platform).fields
+        let result = try await beforeHello(Op.signin, fields, host: host, port: port, responseTimeoutMs: responseTimeoutMs)
+        return try decode { () throws(ProtocolError) in
+            guard case .signedIn(let user, let deviceToken) = try Reply(answering: Op.signin, fields: result) else {
+                throw .badRequest("not the answer to signin")
+            }
+            return SignIn(user: user, device: device, deviceToken: deviceToken)
+        }
+    }
+
+    /// `op` on a fresh unauthenticated connection, closed after its answer.
+    private static func beforeHello(_ op: String, _ fields: JSONObject, host: String, port: Int,
+                                    responseTimeoutMs: UInt64) async throws -> JSONObject {
+        let configuration = ClientConfiguration(
+            host: host, port: port, userID: "", token: "", deviceID: op, reconnect: .disabled,
+            responseTimeoutMs: responseTimeoutMs)
+        return try await LifeSignalClient(configuration: configuration).openAndSend(op, fields)
+    }
+
+    /// Connects, sends `op` and closes on the client's own executor: between the connect and the
+    /// request nothing waits for the caller's task to be scheduled again. A loop that was busy
     /// for longer than the broker's hello timeout can still find the connection closed before it
-    /// sent anything; then nothing was registered, so it connects again (a few times).
-    private func openAndRegister(_ fields: JSONObject) async throws -> JSONObject {
+    /// sent anything; then nothing was sent, so it connects again (a few times).
+    private func openAndSend(_ op: String, _ fields: JSONObject) async throws -> JSONObject {
         defer { close() }
         for _ in 0..<Self.registerAttempts {
             _ = try await open(anonymous: true)
             guard lifecycle == .live, let link else { continue }
-            return try await send(Op.register, fields, on: link)
+            return try await send(op, fields, on: link)
         }
-        throw LifeSignalClientError.connectionLost("the broker closed the connection before register was sent")
+        throw LifeSignalClientError.connectionLost("the broker closed the connection before \(op) was sent")
     }
 
     private static let registerAttempts = 3

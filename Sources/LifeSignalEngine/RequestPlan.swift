@@ -29,6 +29,8 @@ package enum RequestPlan: Sendable {
     case eraseAccount(Rules)
     /// `device.link`: a new one-time code stored for the user (`LinkCode.issue`).
     case linkDevice
+    /// `device.revoke`: `rule` over the user's devices as the store has them.
+    case revokeDevice(rule: @Sendable ([DeviceInfo], inout Step) throws(ProtocolError) -> Reply)
 
     package enum QRCodeUse: Sendable {
         /// `contacts.add`: the owner is involved in the rules.
@@ -115,6 +117,10 @@ package enum RequestPlan: Sendable {
             }
         case .deviceLink:
             self = .linkDevice
+        case .deviceRevoke(let device):
+            self = .revokeDevice { (devices, step) throws(ProtocolError) in
+                try DeviceRules.revoke(device, of: userID, devices: devices, in: &step)
+            }
         case .notificationsDelete(let id):
             self = .changeNotification(id: id) { (notification, step) throws(ProtocolError) in
                 try NotificationRules.delete(notification, of: userID, in: &step)

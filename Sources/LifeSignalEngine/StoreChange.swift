@@ -67,6 +67,7 @@ extension StoreChange {
         case .markAllNotificationsRead(let userID): self = .markAllNotificationsRead(userID: userID)
         case .deleteNotification(let id): self = .deleteNotification(id: id)
         case .eraseUser(let userID): self = .eraseUser(userID: userID)
+        case .revokeDevice(let userID, let deviceID): self = .revokeDevice(DeviceKey(userID: userID, deviceID: deviceID))
         }
     }
 }

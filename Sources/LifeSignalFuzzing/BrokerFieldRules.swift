@@ -66,6 +66,8 @@ struct BrokerFieldRules {
             if let before = try request.optionalString("before") { try id(before, "before") }
         case Op.notificationsRead, Op.notificationsDelete:
             try id(request.string("id"), "id")
+        case Op.deviceRevoke:
+            try deviceID(request.string("device"))
         case Op.accountDelete:
             // Compared with the user's name by the rule, which only the broker knows.
             _ = try request.string("confirm")

@@ -95,12 +95,9 @@ extension ClusterExecutor: EngineStore {
     }
 
     public func deviceCredentials(of userID: String) async throws -> [DeviceCredential] {
-        try await collect("""
-            SELECT device_id, token_hash, linked_at FROM device_credentials WHERE user_id = \(userID) ORDER BY device_id
-            """) { row in
-            let (deviceID, hash, linkedAt) = try row.decode((String, ByteBuffer, Int64).self)
-            return DeviceCredential(key: DeviceKey(userID: userID, deviceID: deviceID),
-                                    tokenHash: Array(hash.readableBytesView), linkedAt: linkedAt)
+        let logger = self.logger
+        return try await database.withConnection { connection in
+            try await ClusterRows.deviceCredentials(of: userID, on: connection, logger: logger)
         }
     }
 

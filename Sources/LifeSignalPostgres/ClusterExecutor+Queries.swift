@@ -19,12 +19,8 @@ extension ClusterExecutor {
     /// `devices.list`: online means held by a live broker of the cluster.
     public func deviceInfos(of userID: String) async throws -> [DeviceInfo] {
         let logger = self.logger
-        let (devices, online) = try await database.withConnection { connection in
-            try await ClusterRows.devices(of: userID, on: connection, logger: logger)
-        }
-        return devices.sorted { $0.key.deviceID < $1.key.deviceID }.map { record in
-            DeviceInfo(device: record.key.deviceID, platform: record.platform, hasToken: record.pushToken != nil,
-                       online: online.contains(record.key.deviceID), lastSeenAt: record.lastSeenAt)
+        return try await database.withConnection { connection in
+            try await ClusterRows.deviceInfos(of: userID, on: connection, logger: logger)
         }
     }
 

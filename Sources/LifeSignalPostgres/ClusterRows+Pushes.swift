@@ -21,6 +21,30 @@ extension ClusterRows {
         return (devices, Set(try await presence(of: userID, on: connection, logger: logger).keys))
     }
 
+    /// `devices.list` and `devices.changed` (§5, §12): stored devices and credentials, online
+    /// meaning held by a live broker of the cluster.
+    package static func deviceInfos(of userID: String, on connection: PostgresConnection, logger: Logger) async throws
+        -> [DeviceInfo]
+    {
+        let (devices, online) = try await self.devices(of: userID, on: connection, logger: logger)
+        let credentials = try await deviceCredentials(of: userID, on: connection, logger: logger)
+        return DeviceInfo.listing(devices, credentials: credentials, online: online)
+    }
+
+    package static func deviceCredentials(of userID: String, on connection: PostgresConnection, logger: Logger)
+        async throws -> [DeviceCredential]
+    {
+        var credentials: [DeviceCredential] = []
+        let rows = try await connection.query("""
+            SELECT device_id, token_hash, linked_at FROM device_credentials WHERE user_id = \(userID) ORDER BY device_id
+            """, logger: logger)
+        for try await (deviceID, hash, linkedAt) in rows.decode((String, ByteBuffer, Int64).self) {
+            credentials.append(DeviceCredential(key: DeviceKey(userID: userID, deviceID: deviceID),
+                                                tokenHash: Array(hash.readableBytesView), linkedAt: linkedAt))
+        }
+        return credentials
+    }
+
     /// The devices of `userID` online on a live broker of the cluster, and that broker's id.
     package static func presence(of userID: String, on connection: PostgresConnection, logger: Logger) async throws
         -> [String: String]

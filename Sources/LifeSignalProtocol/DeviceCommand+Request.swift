@@ -26,6 +26,7 @@ extension DeviceCommand {
         case .notificationsDelete: Op.notificationsDelete
         case .accountDelete: Op.accountDelete
         case .deviceLink: Op.deviceLink
+        case .deviceRevoke: Op.deviceRevoke
         }
     }
 
@@ -59,6 +60,8 @@ extension DeviceCommand {
             return [FieldName.id: .string(id)]
         case .accountDelete(let confirm):
             return [FieldName.confirm: .string(confirm)]
+        case .deviceRevoke(let device):
+            return [FieldName.device: .string(device)]
         case .qrRotate, .deviceUnregister, .devicesList, .contactsList, .checkIn, .alertCancel, .notificationsReadAll,
              .deviceLink:
             return [:]
@@ -115,7 +118,7 @@ enum FieldName {
     static let notification = "notification"
     @usableFromInline static let count = "count"
     static let contacts = "contacts"
-    static let devices = "devices"
+    @usableFromInline static let devices = "devices"
     static let notifications = "notifications"
     static let unreadCount = "unreadCount"
     static let pingID = "pingId"
@@ -130,4 +133,7 @@ enum FieldName {
     static let deviceToken = "deviceToken"
     static let code = "code"
     static let expiresAt = "expiresAt"
+    @usableFromInline static let revoked = "revoked"
+    static let linkedAt = "linkedAt"
+    static let hasCredential = "hasCredential"
 }

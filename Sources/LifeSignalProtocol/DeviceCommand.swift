@@ -26,6 +26,8 @@ public enum DeviceCommand: Sendable, Equatable {
     case accountDelete(confirm: String)
     /// A one-time code for linking a new device (§12).
     case deviceLink
+    /// That device's credential, push token and stored device go (§12).
+    case deviceRevoke(device: String)
 
     /// Reads `request`: `unknown_op` for an op that is not a device's, `bad_request` for a
     /// missing, mistyped or invalid field.
@@ -75,6 +77,7 @@ public enum DeviceCommand: Sendable, Equatable {
         case Op.notificationsDelete: self = .notificationsDelete(id: try Self.notificationID(request))
         case Op.accountDelete: self = .accountDelete(confirm: try request.string(FieldName.confirm))
         case Op.deviceLink: self = .deviceLink
+        case Op.deviceRevoke: self = .deviceRevoke(device: try Validate.deviceID(try request.string(FieldName.device)))
         default: throw ProtocolError(.unknownOp, "unknown op '\(request.op)'")
         }
     }

@@ -8,6 +8,10 @@ public enum Event: Sendable, Equatable {
     case notificationUpdated(Notification)
     case notificationDeleted(id: String)
     case notificationsReadAll(count: Int64)
+    /// The user's devices now (§12): one was linked, revoked or changed its push token.
+    /// `revoked` names the device a revocation removed: its connections are closed with
+    /// `revoked` instead of being told.
+    case devicesChanged([DeviceInfo], revoked: String?)
     /// One this version does not know: the protocol may add events, and the seq still counts it.
     case unknown(name: String)
 
@@ -22,6 +26,7 @@ public enum Event: Sendable, Equatable {
         case .notificationUpdated: EventName.notificationUpdated
         case .notificationDeleted: EventName.notificationDeleted
         case .notificationsReadAll: EventName.notificationsReadAll
+        case .devicesChanged: EventName.devicesChanged
         case .unknown(let name): name
         }
     }
@@ -36,6 +41,8 @@ public enum Event: Sendable, Equatable {
         case .notificationAdded(let notification), .notificationUpdated(let notification): .notification(notification)
         case .notificationDeleted(let id): [FieldName.id: .string(id)]
         case .notificationsReadAll(let count): [FieldName.count: .int(count)]
+        case .devicesChanged(let devices, let revoked):
+            .object(Self.devicesChangedFields(devices, revoked: revoked))
         case .unknown: [:]
         }
     }
@@ -56,8 +63,21 @@ public enum Event: Sendable, Equatable {
                 throw .badRequest("field '\(FieldName.count)' must be an integer")
             }
             self = .notificationsReadAll(count: count)
+        case EventName.devicesChanged:
+            guard case .object(let object) = data, let list = object[FieldName.devices]?.arrayValue else {
+                throw .badRequest("missing field '\(FieldName.devices)'")
+            }
+            var devices: [DeviceInfo] = []
+            for entry in list { devices.append(try DeviceInfo(json: entry)) }
+            self = .devicesChanged(devices, revoked: object[FieldName.revoked]?.stringValue)
         default: self = .unknown(name: name)
         }
+    }
+
+    @usableFromInline static func devicesChangedFields(_ devices: [DeviceInfo], revoked: String?) -> JSONObject {
+        var fields: JSONObject = [FieldName.devices: .array(devices.map(\.json))]
+        if let revoked { fields[FieldName.revoked] = .string(revoked) }
+        return fields
     }
 
     private static func field(_ key: String, of data: JSONValue) throws(ProtocolError) -> JSONValue {

@@ -14,9 +14,11 @@ public enum EventName {
     public static let notificationDeleted = "notification.deleted"
     /// `{count}`
     public static let notificationsReadAll = "notifications.readAll"
+    /// `{devices, revoked?}` (§12)
+    public static let devicesChanged = "devices.changed"
 
     public static let all: [String] = [
         userUpdated, contactUpdated, contactRemoved, notificationAdded, notificationUpdated, notificationDeleted,
-        notificationsReadAll,
+        notificationsReadAll, devicesChanged,
     ]
 }

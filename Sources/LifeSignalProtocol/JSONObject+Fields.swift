@@ -56,6 +56,10 @@ extension JSONObject {
         try required(key, in: context, "a boolean") { $0.boolValue }
     }
 
+    func optionalBool(_ key: String, in context: String) throws(ProtocolError) -> Bool? {
+        try optional(key, in: context, "a boolean") { $0.boolValue }
+    }
+
     func int(_ key: String, in context: String) throws(ProtocolError) -> Int64 {
         try required(key, in: context, "an integer") { $0.intValue }
     }

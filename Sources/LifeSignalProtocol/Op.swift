@@ -36,6 +36,8 @@ public enum Op {
     public static let deviceLink = "device.link"
     /// v1.2 (§12), before hello: a new device spends a link code and gets its own token.
     public static let signin = "signin"
+    /// v1.2 (§12): a device's credential and stored device go; revoking the caller's own is signing out.
+    public static let deviceRevoke = "device.revoke"
 
     /// Ops allowed before `hello` succeeds (§3).
     public static let beforeHello: Set<String> = [register, hello, signin]
@@ -45,7 +47,7 @@ public enum Op {
         register, hello, keepalive, bye, profileUpdate, qrRotate, qrLookup, deviceRegister, deviceUnregister, devicesList,
         contactsAdd, contactsRemove, contactsSetRoles, contactsList, pingSend, pingRespond, pingClear, checkIn,
         alertTrigger, alertCancel, notificationsList, notificationsRead, notificationsReadAll, notificationsDelete,
-        accountDelete, deviceLink, signin,
+        accountDelete, deviceLink, signin, deviceRevoke,
     ]
 
     // Broker → client (§2)

@@ -21,4 +21,5 @@ extension ProtocolError {
 
     /// What every device of a deleted account is told (§12), on either store, before it is closed.
     public static let deletedAccount = ProtocolError(.accountDeleted, "the account was deleted")
+    public static let revokedDevice = ProtocolError(.revoked, "this device's credential was revoked")
 }

@@ -28,6 +28,8 @@ public enum RuleChange: Sendable, Equatable {
     /// The user's document and everything of theirs: relationships, devices, notifications,
     /// events, recorded pushes, kept outcomes, deadline (`account.delete`).
     case eraseUser(userID: String)
+    /// A device's own credential, push token and stored device (`device.revoke`, §12).
+    case revokeDevice(userID: String, deviceID: String)
 }
 
 /// Where the rules take the ids of new pings, alerts and notifications, and new QR codes, from:

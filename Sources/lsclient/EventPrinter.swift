@@ -112,6 +112,9 @@ struct EventPrinter {
             return "deleted: notification \(id)"
         case .notificationsReadAll(let count):
             return "all marked read: \(Readable.count(Int(count), "notification"))"
+        case .devicesChanged(let devices, let revoked)?:
+            let list = devices.map(\.device).joined(separator: ", ")
+            return (revoked.map { "device \($0) revoked; " } ?? "") + "devices: " + (list.isEmpty ? "none" : list)
         case .unknown?, nil:
             // Unknown, or data this version cannot read: shown as it came.
             return "\(name): " + String(decoding: data.serialized(), as: UTF8.self)

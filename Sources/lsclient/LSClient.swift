@@ -28,7 +28,7 @@ struct LSClient: AsyncParsableCommand {
             WatchCommand.self, SyncCommand.self, LoadCommand.self,
             ContactsCommand.self, PingCommand.self, CheckInCommand.self, AlertCommand.self,
             NotificationsCommand.self, ReadCommand.self, ReadAllCommand.self, DeleteCommand.self,
-            OutboxCommand.self, AccountCommand.self,
+            OutboxCommand.self, AccountCommand.self, SigninCommand.self,
         ]
     )
 

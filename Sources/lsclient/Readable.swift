@@ -74,11 +74,13 @@ enum Readable {
             + "(\(clock.ago(notification.timestamp)))"
     }
 
-    /// One line per device, in aligned columns: `phone   online   ios  push token  last seen …`.
+    /// One line per device, in aligned columns:
+    /// `phone   online   ios  push token  linked 2026-11-28 19:40  last seen …`.
     static func devices(_ devices: [DeviceInfo]) -> [String] {
         TextColumns.aligned(devices.map { device in
             [device.device, device.online ? "online" : "offline", device.platform ?? "-",
              device.hasToken ? "push token" : "no push token",
+             device.linkedAt.map { "linked \(time($0))" } ?? "account token",
              device.lastSeenAt.map { "last seen \(time($0))" } ?? ""]
         })
     }

@@ -135,12 +135,16 @@ struct DocumentTests {
         let devices = [
             DeviceInfo(device: "alice-phone", platform: "ios", hasToken: true, online: true, lastSeenAt: 5),
             DeviceInfo(device: "cli", hasToken: false, online: false),
+            DeviceInfo(device: "tablet", hasToken: false, online: false, linkedAt: 7, hasCredential: true),
         ]
         for device in devices {
             #expect(try DeviceInfo(json: Self.reparsed(device.json)) == device)
         }
-        #expect(devices[1].json.description
-            == #"{"device":"cli","platform":null,"hasToken":false,"online":false,"lastSeenAt":null}"#)
+        #expect(devices[1].json.description == #"{"device":"cli","platform":null,"hasToken":false,"online":false,"#
+            + #""lastSeenAt":null,"linkedAt":null,"hasCredential":false}"#)
+        // From a broker of version 1.1: neither field, so no credential of its own.
+        let older = try JSONValue.parse(Array(#"{"device":"cli","platform":null,"hasToken":false,"online":false,"lastSeenAt":null}"#.utf8))
+        #expect(try DeviceInfo(json: older) == devices[1])
     }
 
     @Test func alertAndPreferencesRoundTrip() throws {
@@ -219,7 +223,7 @@ struct DocumentTests {
     @Test func constants() {
         #expect(ProtocolVersion.current == 2 && ProtocolVersion.supported == 1...2)
         #expect(User.defaultCheckInIntervalSec == 86_400)
-        #expect(Op.all.count == 27)
+        #expect(Op.all.count == 28)
         #expect(Op.accountDelete == "account.delete")
         #expect(Op.qrLookup == "qr.lookup")
         #expect(Op.contactsSetRoles == "contacts.setRoles")
@@ -227,7 +231,7 @@ struct DocumentTests {
         #expect(Op.beforeHello == ["register", "hello", "signin"])
         #expect(EventName.all == [
             "user.updated", "contact.updated", "contact.removed", "notification.added", "notification.updated",
-            "notification.deleted", "notifications.readAll",
+            "notification.deleted", "notifications.readAll", "devices.changed",
         ])
     }
 }

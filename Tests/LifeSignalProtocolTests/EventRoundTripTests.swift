@@ -16,6 +16,9 @@ import Testing
         .notificationUpdated(notification),
         .notificationDeleted(id: "n_1"),
         .notificationsReadAll(count: 3),
+        .devicesChanged([DeviceInfo(device: "phone", platform: "ios", hasToken: true, online: true, lastSeenAt: 4,
+                                    linkedAt: 2, hasCredential: true)], revoked: "tablet"),
+        .devicesChanged([], revoked: nil),
     ]
 
     @Test(arguments: events)

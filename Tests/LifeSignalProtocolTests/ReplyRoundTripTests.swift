@@ -37,7 +37,7 @@ import Testing
 
     static let emptyAnswers = [
         Op.bye, Op.contactsRemove, Op.pingRespond, Op.pingClear, Op.alertCancel, Op.notificationsRead, Op.notificationsDelete,
-        Op.deviceRegister, Op.deviceUnregister, Op.accountDelete,
+        Op.deviceRegister, Op.deviceUnregister, Op.accountDelete, Op.deviceRevoke,
     ]
 
     @Test func aReplyReadsBackAsItselfForItsOp() throws {

@@ -30,6 +30,7 @@ import Testing
         .alertCancel,
         .accountDelete(confirm: "Ann"),
         .deviceLink,
+        .deviceRevoke(device: "tablet"),
         .notificationsList(before: "n_1", limit: 20),
         .notificationsList(before: nil, limit: Validate.notificationPage),
         .notificationsRead(id: "n_1"),

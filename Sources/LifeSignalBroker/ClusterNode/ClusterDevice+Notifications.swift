@@ -49,6 +49,18 @@ extension ClusterDevice {
                finish: { .ok(.empty) })
     }
 
+    /// `device.revoke` (§12): `rule` over the user's devices, read under their lock. The event
+    /// closes the revoked device's connections as it reaches each broker's feed.
+    func revokeDevice(_ request: Request, from connection: ClientConnection, keeping keep: ClusterExecutor.OperationKeep?,
+                      _ rule: @escaping @Sendable ([DeviceInfo], inout Step) throws(ProtocolError) -> Reply) {
+        let userID = self.userID
+        answer(request, on: connection, { executor in
+            try await executor.perform(as: userID, now: WallClock.nowMs(), keeping: keep, reading: { connection, logger in
+                try await ClusterRows.deviceInfos(of: userID, on: connection, logger: logger)
+            }) { (step, devices) throws(ProtocolError) in try rule(devices, &step) }
+        }, finish: { [self] in committed($0) })
+    }
+
     /// `devices.list` (§5).
     func listDevices(_ request: Request, from connection: ClientConnection) {
         let userID = self.userID

@@ -30,6 +30,8 @@ extension ClusterDevice {
             let reply = Reply.linkCode(link.code, expiresAt: link.expiresAt)
             answer(request, on: connection, { try await $0.commit(link.changes, keeping: keep, answer: reply.fields, now: now) },
                    finish: { .ok(reply) })
+        case .revokeDevice(let rule):
+            revokeDevice(request, from: connection, keeping: keep, rule)
         case .read(.contacts):
             let userID = self.userID
             answer(request, on: connection, { try await $0.contactViews(of: userID) }, finish: { contacts in

@@ -25,7 +25,9 @@ extension ClientConnection {
     func deviceCommand(of request: Request) -> DeviceCommand? {
         guard !answerSessionRequest(request) else { return nil }
         do throws(ProtocolError) {
-            return try DeviceCommand(request)
+            let command = try DeviceCommand(request)
+            if case .deviceRevoke(let device) = command, device == activeDeviceID { beginSigningOut() }
+            return command
         } catch {
             respond(error: error, rid: request.rid)
             return nil

@@ -31,6 +31,16 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     @exclusivity(unchecked) private var inFlight = InFlightRequests()
     /// `requestRate` / `requestBurst` (§9 `rate_limited`).
     private var requestBudget = TokenBucket()
+    /// Where a `device.revoke` of this very device stands (§12: signing out is `ok`, then close).
+    private var signOut = SignOut.none
+
+    private enum SignOut {
+        case none
+        /// The device asked to revoke itself.
+        case asked
+        /// Its revocation reached it: it closes once its answers are out.
+        case revoked
+    }
 
     /// The broker's, not copies: a connection per online device holds only what is its own.
     private var maxOutboundBytes: Int { broker.configuration.maxOutboundBytes }
@@ -215,6 +225,7 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
                 return
             }
         }
+        closeIfSignedOut()
     }
 
     func respond(rid: Int64?, _ reply: Reply) { respond(rid: rid, reply.fields) }
@@ -255,7 +266,27 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
 
     func sendEvent(seq: Int64, frame: [UInt8]) {
         guard seq > baselineSeq, !tcp.isClosed else { return }
+        if let device = attachment?.deviceID, DeviceRevocation.revokedDevice(inEventFrame: frame) == device {
+            return revoked()
+        }
         write(frame)
+    }
+
+    /// The device asked to revoke its own credential: signing out (§12).
+    func beginSigningOut() { signOut = .asked }
+
+    /// The event revoking this device reached it: closed with `revoked`, or, when it signed
+    /// itself out, once its answers (the `ok` among them) are out.
+    private func revoked() {
+        guard signOut == .asked else { return cut(.revoked, .revokedDevice) }
+        signOut = .revoked
+        closeIfSignedOut()
+    }
+
+    private func closeIfSignedOut() {
+        guard signOut == .revoked, responses.isIdle, !tcp.isClosed else { return }
+        state.closing()
+        tcp.closeAfterFlush()
     }
 
     private func write(_ bytes: [UInt8]) {

@@ -12,6 +12,8 @@ enum ConnectionCut: CaseIterable {
     case replaced
     /// The account was deleted (§12).
     case accountDeleted
+    /// The device's credential was revoked (§12).
+    case revoked
 
     /// Its `reason` in `lifesignal_connections_cut_total`.
     var metricLabel: String {
@@ -21,6 +23,7 @@ enum ConnectionCut: CaseIterable {
         case .slowReader: "slow_reader"
         case .replaced: "replaced"
         case .accountDeleted: "account_deleted"
+        case .revoked: "revoked"
         }
     }
 
@@ -31,6 +34,7 @@ enum ConnectionCut: CaseIterable {
         case .slowReader: "closing slow reader"
         case .replaced: "closing replaced connection"
         case .accountDeleted: "closing a deleted account's connection"
+        case .revoked: "closing a revoked device's connection"
         }
     }
 }

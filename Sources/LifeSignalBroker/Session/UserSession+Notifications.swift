@@ -98,8 +98,8 @@ extension UserSession {
                 }
             }
             readAllCutoff = now
-        case .updateUser, .upsertContact, .deleteContact, .eraseUser:
-            break  // not a notification's: the account's changes are carried out with the step's accounts
+        case .updateUser, .upsertContact, .deleteContact, .eraseUser, .revokeDevice:
+            break  // not a notification's: carried out with the step's accounts, or by `revokeDevice`
         }
     }
 

@@ -34,6 +34,8 @@ extension UserSession {
                 mutation.changes += link.changes
                 return .linkCode(link.code, expiresAt: link.expiresAt)
             }
+        case .revokeDevice(let rule):
+            perform(request, from: connection) { (mutation) throws(ProtocolError) in try revokeDevice(&mutation, rule) }
         case .read(.contacts):
             connection.respond(rid: request.rid, contactList)
         case .read(.devices):

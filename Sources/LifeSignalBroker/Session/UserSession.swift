@@ -30,8 +30,8 @@ actor UserSession: LoopIsolated {
     var lastKnown: [String: ContactMirror]
     /// Nil when the stored hash is malformed: then no token matches.
     let tokenHash: TokenHash?
-    /// Each linked device's own token hash (§12), by device id.
-    var deviceTokenHashes: [String: TokenHash]
+    /// Each linked device's own credential (§12), by device id.
+    var deviceCredentials: [String: DeviceCredential]
     /// Set when a commit failed: memory may be ahead of the store, so the session is reloaded.
     var isStale = false
     /// Set when a step erased the account (`account.delete`): the session takes no request any
@@ -67,9 +67,8 @@ actor UserSession: LoopIsolated {
             uniqueKeysWithValues: stored.contacts.map { ($0.record.contactID, $0.record) }))
         lastKnown = Dictionary(uniqueKeysWithValues: stored.contacts.map { ($0.record.contactID, $0.mirror) })
         tokenHash = TokenHash(stored.tokenHash)
-        deviceTokenHashes = Dictionary(stored.deviceCredentials.compactMap { credential in
-            TokenHash(credential.tokenHash).map { (credential.key.deviceID, $0) }
-        }, uniquingKeysWith: { first, _ in first })
+        deviceCredentials = Dictionary(stored.deviceCredentials.map { ($0.key.deviceID, $0) },
+                                       uniquingKeysWith: { first, _ in first })
         devices = DeviceTable(stored.devices)
         eventLog = EventLogHead(lastSeq: stored.lastSeq, oldestRetained: stored.oldestRetainedSeq)
         notifications = NotificationWindow(
@@ -120,9 +119,6 @@ actor UserSession: LoopIsolated {
 
     /// Every device this user has, as `devices.list` shows them.
     var deviceInfos: [DeviceInfo] {
-        devices.values.sorted { $0.key.deviceID < $1.key.deviceID }.map { record in
-            DeviceInfo(device: record.key.deviceID, platform: record.platform, hasToken: record.pushToken != nil,
-                       online: online[record.key.deviceID] != nil, lastSeenAt: record.lastSeenAt)
-        }
+        DeviceInfo.listing(devices.values, credentials: deviceCredentials.values, online: Set(online.map(\.deviceID)))
     }
 }

@@ -1,0 +1,25 @@
+/// Which device a framed event revokes (§12): a `devices.changed` event naming `revoked`. Every
+/// connection is handed each of its user's events; the revoked device's connections read this
+/// to close with `revoked` instead, on whichever broker holds them, as the event reaches it.
+public enum DeviceRevocation {
+    /// The `revoked` device of a framed `devices.changed` event, nil for any other frame. Every
+    /// event passes here, so the others are told apart by the bytes after the seq, unparsed.
+    public static func revokedDevice(inEventFrame frame: [UInt8]) -> String? {
+        guard isDevicesChanged(frame) else { return nil }
+        let body = frame.dropFirst(4)
+        guard case .object(let event)? = try? body.withUnsafeBytes({ try JSONValue.parse($0) }),
+              case .object(let data)? = event["data"] else { return nil }
+        return data[FieldName.revoked]?.stringValue
+    }
+
+    /// The framed body starts as `Outbound` writes every event: `{"op":"event","seq":N,"event":"devices.changed"`.
+    private static func isDevicesChanged(_ frame: [UInt8]) -> Bool {
+        var index = 4 + envelopeStart.count
+        guard frame.count > index + eventName.count, frame[4..<index].elementsEqual(envelopeStart) else { return false }
+        while index < frame.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(frame[index]) { index += 1 }
+        return frame.count >= index + eventName.count && frame[index..<(index + eventName.count)].elementsEqual(eventName)
+    }
+
+    private static let envelopeStart = Array(#"{"op":"event","seq":"#.utf8)
+    private static let eventName = Array(#","event":"devices.changed""#.utf8)
+}
