@@ -5,7 +5,7 @@ let strictSwift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
     name: "LifeSignal",
-    platforms: [.macOS(.v15)],
+    platforms: [.macOS(.v15), .iOS(.v17)],
     products: [
         .executable(name: "lsbroker", targets: ["lsbroker"]),
         .executable(name: "lsclient", targets: ["lsclient"]),
@@ -30,6 +30,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
     ],
     targets: [
         // The only place libuv is visible; LifeSignalUV wraps it for everyone else.
@@ -160,14 +161,17 @@ let package = Package(
         ),
         .target(
             name: "LifeSignalClient",
+            // No libuv: the transport is SwiftNIO's, with TLS from NIOSSL, so an iOS app can build it.
             dependencies: [
-                "LifeSignalUV",
                 "LifeSignalProtocol",
                 // The broker's own rules, for the in-memory client of an app's tests and previews.
                 "LifeSignalRules",
                 .product(name: "Logging", package: "swift-log"),
-                // The state digest (DeviceState.digest).
+                // The state digest (DeviceState.digest), pinned TLS keys.
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strictSwift6
         ),

@@ -29,6 +29,8 @@ public struct ClientConfiguration: Sendable {
     /// sending the catch-up. One that takes longer (frozen, or wedged) is left: what is in flight
     /// fails with `.timedOut` and the client moves to the next endpoint, as after a lost connection.
     public var responseTimeoutMs: UInt64
+    /// TLS to every endpoint (a broker behind a TLS-terminating proxy); nil: plain TCP.
+    public var tls: ClientTLS?
     /// Where queued writes wait until answered (`LifeSignalClient.enqueue`); none: no outbox.
     public var outbox: (any OutboxStorage)?
 
@@ -42,11 +44,12 @@ public struct ClientConfiguration: Sendable {
         initialState: DeviceState? = nil,
         reconnect: ReconnectPolicy = .default,
         maxIncomingFrameBytes: Int = 16 << 20,
-        responseTimeoutMs: UInt64 = defaultResponseTimeoutMs
+        responseTimeoutMs: UInt64 = defaultResponseTimeoutMs,
+        tls: ClientTLS? = nil
     ) {
         self.init(endpoints: [Endpoint(host: host, port: port)], userID: userID, token: token, deviceID: deviceID,
                   platform: platform, initialState: initialState, reconnect: reconnect,
-                  maxIncomingFrameBytes: maxIncomingFrameBytes, responseTimeoutMs: responseTimeoutMs)
+                  maxIncomingFrameBytes: maxIncomingFrameBytes, responseTimeoutMs: responseTimeoutMs, tls: tls)
     }
 
     /// - Precondition: `endpoints` is not empty.
@@ -59,7 +62,8 @@ public struct ClientConfiguration: Sendable {
         initialState: DeviceState? = nil,
         reconnect: ReconnectPolicy = .default,
         maxIncomingFrameBytes: Int = 16 << 20,
-        responseTimeoutMs: UInt64 = defaultResponseTimeoutMs
+        responseTimeoutMs: UInt64 = defaultResponseTimeoutMs,
+        tls: ClientTLS? = nil
     ) {
         precondition(!endpoints.isEmpty, "a client needs at least one broker endpoint")
         self.endpoints = endpoints
@@ -71,6 +75,7 @@ public struct ClientConfiguration: Sendable {
         self.reconnect = reconnect
         self.maxIncomingFrameBytes = maxIncomingFrameBytes
         self.responseTimeoutMs = max(1, responseTimeoutMs)
+        self.tls = tls
     }
 
     /// Longer than a broker's own store deadline, so that a broker that cannot commit answers

@@ -1,50 +1,48 @@
-import LifeSignalUV
+import NIOCore
 
-/// A client's loop timers, created on first use. Loop thread only; `@unchecked Sendable` so the
-/// client's deinit can hand them to the loop thread to be closed there.
-final class ClientTimers: @unchecked Sendable {
-    private let loop: EventLoop
-    private var keepaliveTimer: Timer?
-    private var reconnectTimer: Timer?
-    private var answerTimer: Timer?
-    /// The answer timer will fire: at or before the deadline of the oldest request in flight.
-    var answerTimerIsArmed = false
+/// A one-shot timer on the client's loop; starting it again replaces what was scheduled.
+/// Loop thread only.
+final class LoopTimer {
+    private let loop: any EventLoop
+    private var scheduled: Scheduled<Void>?
 
-    init(loop: EventLoop) {
+    init(loop: any EventLoop) {
         self.loop = loop
     }
 
-    func keepalive() throws -> Timer {
-        if let keepaliveTimer { return keepaliveTimer }
-        let timer = try Timer(loop: loop)
-        keepaliveTimer = timer
-        return timer
+    func start(afterMs delay: UInt64, _ body: @escaping @Sendable () -> Void) {
+        scheduled?.cancel()
+        scheduled = loop.scheduleTask(in: .milliseconds(Int64(clamping: delay))) { body() }
     }
 
-    func reconnect() throws -> Timer {
-        if let reconnectTimer { return reconnectTimer }
-        let timer = try Timer(loop: loop)
-        reconnectTimer = timer
-        return timer
+    func stop() {
+        scheduled?.cancel()
+        scheduled = nil
+    }
+}
+
+/// A client's loop timers. Loop thread only; `@unchecked Sendable` so the client's deinit can
+/// hand them to the loop thread to be stopped there.
+final class ClientTimers: @unchecked Sendable {
+    let keepalive: LoopTimer
+    let reconnect: LoopTimer
+    let answer: LoopTimer
+    /// The answer timer will fire: at or before the deadline of the oldest request in flight.
+    var answerTimerIsArmed = false
+
+    init(loop: any EventLoop) {
+        keepalive = LoopTimer(loop: loop)
+        reconnect = LoopTimer(loop: loop)
+        answer = LoopTimer(loop: loop)
     }
 
-    func answer() throws -> Timer {
-        if let answerTimer { return answerTimer }
-        let timer = try Timer(loop: loop)
-        answerTimer = timer
-        return timer
-    }
-
-    func stopKeepalive() { keepaliveTimer?.stop() }
-    func stopReconnect() { reconnectTimer?.stop() }
+    func stopKeepalive() { keepalive.stop() }
+    func stopReconnect() { reconnect.stop() }
 
     func closeAll() {
-        keepaliveTimer?.close()
-        keepaliveTimer = nil
-        reconnectTimer?.close()
-        reconnectTimer = nil
-        answerTimer?.close()
-        answerTimer = nil
+        keepalive.stop()
+        reconnect.stop()
+        answer.stop()
         answerTimerIsArmed = false
     }
 }

@@ -33,7 +33,7 @@ extension LifeSignalClient {
         case .live:
             guard let link else { return }
             do {
-                sendRequest(try link.session.request(Op.keepalive, [:], waiter: nil, at: loop.cachedNowMs), on: link)
+                sendRequest(try link.session.request(Op.keepalive, [:], waiter: nil, at: loop.nowMs), on: link)
             } catch {
                 logger.debug("keepalive not sent", metadata: ["lifesignal.error": "\(error)"])
             }

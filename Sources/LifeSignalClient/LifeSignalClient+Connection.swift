@@ -1,6 +1,7 @@
 import LifeSignalProtocol
-import LifeSignalUV
 import Logging
+import NIOCore
+import NIOPosix
 
 // Connecting, reading, dropping and reconnecting. Everything here runs on the loop thread: socket
 // callbacks enter through `ClientLink` with `assumeIsolated`.
@@ -34,37 +35,52 @@ extension LifeSignalClient {
         let thisAttempt = attempt
         let endpoint = self.endpoint
         logger.debug("connecting", metadata: ["lifesignal.attempt": "\(backoff.attempt)", "lifesignal.broker": "\(endpoint)"])
-        TCPConnection.connect(loop: loop, host: endpoint.host, port: endpoint.port) { [weak self] result in
-            guard let self else {
-                if case .success(let tcp) = result { tcp.close() }
-                return
+        let (tls, maxFrameBytes) = (self.tls, configuration.maxIncomingFrameBytes)
+        ClientBootstrap(group: loop)
+            .connectTimeout(.milliseconds(Int64(clamping: configuration.responseTimeoutMs)))
+            .channelOption(.socketOption(.tcp_nodelay), value: 1)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let tls { try channel.pipeline.syncOperations.addHandler(try tls.handler(host: endpoint.host)) }
+                    try channel.pipeline.syncOperations.addHandler(LinkHandler())
+                }
             }
-            // The loop thread is the actor's executor; the connection never leaves it.
-            nonisolated(unsafe) let result = result
-            self.assumeIsolated { $0.tcpConnectFinished(result, attempt: thisAttempt, anonymous: anonymous) }
-        }
+            .connect(host: endpoint.host, port: endpoint.port)
+            .whenComplete { [weak self] result in
+                guard let self else {
+                    if case .success(let channel) = result { channel.close(promise: nil) }
+                    return
+                }
+                // The channel's loop is the actor's executor; the connection never leaves it.
+                self.assumeIsolated {
+                    $0.connectFinished(result, attempt: thisAttempt, anonymous: anonymous, maxFrameBytes: maxFrameBytes)
+                }
+            }
     }
 
-    private func tcpConnectFinished(_ result: Result<TCPConnection, UVError>, attempt: UInt64, anonymous: Bool) {
+    private func connectFinished(_ result: Result<any Channel, any Error>, attempt: UInt64, anonymous: Bool,
+                                 maxFrameBytes: Int) {
         let endpoint = self.endpoint
         guard attempt == self.attempt, lifecycle == .connecting else {
-            if case .success(let tcp) = result { tcp.close() }
+            if case .success(let channel) = result { channel.close(promise: nil) }
             return
         }
         switch result {
         case .failure(let error):
             attemptEnded(reason: .connectionFailed("\(endpoint): \(error)"))
-        case .success(let tcp):
-            let link = ClientLink(
-                tcp: tcp, client: self, maxFrameBytes: configuration.maxIncomingFrameBytes, isAnonymous: anonymous)
-            tcp.delegate = link
+        case .success(let channel):
+            guard let handler = try? channel.pipeline.syncOperations.handler(type: LinkHandler.self) else {
+                channel.close(promise: nil)
+                return attemptEnded(reason: .connectionFailed("\(endpoint): the connection's pipeline is incomplete"))
+            }
+            let link = ClientLink(channel: channel, client: self, maxFrameBytes: maxFrameBytes, isAnonymous: anonymous)
+            handler.link = link
             self.link = link
-            tcp.startReading()
             if anonymous {
                 lifecycle = .live
                 resumeConnectWaiters(with: .success(nil))
             } else {
-                sendRequest(link.session.hello(configuration, resume: state?.lastSeq, at: loop.cachedNowMs), on: link)
+                sendRequest(link.session.hello(configuration, resume: state?.lastSeq, at: loop.nowMs), on: link)
             }
         }
     }
@@ -140,12 +156,16 @@ extension LifeSignalClient {
         default:
             logger.debug("dropping connection", metadata: ["lifesignal.error": "\(reason)"])
         }
-        link.tcp.close()
+        link.close()
         linkEnded(link, reason: reason)
     }
 
-    func linkDidClose(_ link: ClientLink, error: UVError?) {
+    func linkDidClose(_ link: ClientLink, error: (any Error)?) {
         guard link === self.link else { return }
+        if let error, let tls = TLSFailure(error) {
+            // The broker was never reached: a certificate refused, or no TLS at the other end.
+            return linkEnded(link, reason: .connectionFailed("\(endpoint): \(tls)"))
+        }
         let reason = error.map { "\($0)" } ?? "closed by the broker"
         linkEnded(link, reason: .connectionLost(reason))
     }
@@ -153,7 +173,7 @@ extension LifeSignalClient {
     /// After `bye`'s answer (or failure): close without waiting for the broker to.
     func endSaidBye(_ link: ClientLink) {
         guard link === self.link, lifecycle == .closing else { return }
-        link.tcp.close()
+        link.close()
         linkEnded(link, reason: .closed)
     }
 
@@ -221,16 +241,11 @@ extension LifeSignalClient {
     private func scheduleReconnect(after reason: LifeSignalClientError) {
         lifecycle = .waitingToReconnect
         let delay = backoff.nextDelayMs()
-        do {
-            try timers.reconnect().start(afterMs: delay) { [weak self] in
-                self?.assumeIsolated { $0.reconnectTimerFired() }
-            }
-            logger.debug("reconnecting later", metadata: ["lifesignal.delayMs": "\(delay)"])
-            publish(.reconnecting(attempt: backoff.attempt, delayMs: delay, error: reason))
-        } catch {
-            logger.error("cannot schedule a reconnect", metadata: ["lifesignal.error": "\(error)"])
-            lifecycle = .idle
+        timers.reconnect.start(afterMs: delay) { [weak self] in
+            self?.assumeIsolated { $0.reconnectTimerFired() }
         }
+        logger.debug("reconnecting later", metadata: ["lifesignal.delayMs": "\(delay)"])
+        publish(.reconnecting(attempt: backoff.attempt, delayMs: delay, error: reason))
     }
 
     private func reconnectTimerFired() {

@@ -1,5 +1,4 @@
 import LifeSignalProtocol
-import LifeSignalUV
 
 // The transport heartbeat (PROTOCOL.md §3): the broker closes a connection silent for 2 × heartbeatMs,
 // so a `keepalive` goes out whenever nothing was sent for heartbeatMs / 2. The same timer notices a
@@ -15,18 +14,14 @@ extension LifeSignalClient {
     }
 
     private func armKeepalive(afterMs delay: UInt64, interval: UInt64) {
-        do {
-            try timers.keepalive().start(afterMs: max(1, delay)) { [weak self] in
-                self?.assumeIsolated { $0.keepaliveDue(interval: interval) }
-            }
-        } catch {
-            logger.error("cannot start the keepalive timer", metadata: ["lifesignal.error": "\(error)"])
+        timers.keepalive.start(afterMs: max(1, delay)) { [weak self] in
+            self?.assumeIsolated { $0.keepaliveDue(interval: interval) }
         }
     }
 
     private func keepaliveDue(interval: UInt64) {
         guard lifecycle == .live, let link else { return }
-        let now = loop.cachedNowMs
+        let now = loop.nowMs
         if now &- link.lastHeardMs >= 4 * interval {
             drop(link, reason: .connectionLost("nothing from the broker for \(now &- link.lastHeardMs) ms"))
             return

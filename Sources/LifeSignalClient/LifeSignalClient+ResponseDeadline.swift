@@ -1,5 +1,4 @@
 import LifeSignalProtocol
-import LifeSignalUV
 
 // A broker that accepts and never answers (frozen, or wedged behind a stuck write) must not hold a
 // client for ever: `hello` and every request, keepalives included, are answered within
@@ -14,14 +13,10 @@ extension LifeSignalClient {
     }
 
     private func armAnswerTimer(afterMs delay: UInt64) {
-        do {
-            try timers.answer().start(afterMs: max(1, delay)) { [weak self] in
-                self?.assumeIsolated { $0.answerTimerFired() }
-            }
-            timers.answerTimerIsArmed = true
-        } catch {
-            logger.error("cannot start the response deadline timer", metadata: ["lifesignal.error": "\(error)"])
+        timers.answer.start(afterMs: max(1, delay)) { [weak self] in
+            self?.assumeIsolated { $0.answerTimerFired() }
         }
+        timers.answerTimerIsArmed = true
     }
 
     private func answerTimerFired() {
@@ -36,7 +31,7 @@ extension LifeSignalClient {
             return  // nothing awaited: the next request arms the timer again
         }
         let timeout = configuration.responseTimeoutMs
-        let waited = loop.cachedNowMs &- waitingFor.sinceMs
+        let waited = loop.nowMs &- waitingFor.sinceMs
         guard waited >= timeout else {
             armAnswerTimer(afterMs: timeout - waited)
             return

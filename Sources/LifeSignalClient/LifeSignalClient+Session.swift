@@ -19,10 +19,11 @@ extension LifeSignalClient {
     public static func register(
         host: String = "127.0.0.1", port: Int = 7420, name: String, phone: String? = nil,
         device: String? = nil, platform: String? = nil,
-        responseTimeoutMs: UInt64 = ClientConfiguration.defaultResponseTimeoutMs
+        responseTimeoutMs: UInt64 = ClientConfiguration.defaultResponseTimeoutMs, tls: ClientTLS? = nil
     ) async throws -> Registration {
         let fields = Register(name: name, phone: phone, device: device, platform: platform).fields
-        let result = try await beforeHello(Op.register, fields, host: host, port: port, responseTimeoutMs: responseTimeoutMs)
+        let result = try await beforeHello(Op.register, fields, host: host, port: port, responseTimeoutMs: responseTimeoutMs,
+                                           tls: tls)
         return try decode { () throws(ProtocolError) in
             guard case .registered(let user, let token, let deviceToken) = try Reply(answering: Op.register, fields: result)
             else { throw .badRequest("not the answer to register") }
@@ -35,10 +36,11 @@ extension LifeSignalClient {
     /// only with `device`. An unknown, spent or expired code is `unauthenticated`.
     public static func signIn(
         host: String = "127.0.0.1", port: Int = 7420, code: String, device: String, platform: String? = nil,
-        responseTimeoutMs: UInt64 = ClientConfiguration.defaultResponseTimeoutMs
+        responseTimeoutMs: UInt64 = ClientConfiguration.defaultResponseTimeoutMs, tls: ClientTLS? = nil
     ) async throws -> SignIn {
         let fields = Signin(code: code, device: device, platform: platform).fields
-        let result = try await beforeHello(Op.signin, fields, host: host, port: port, responseTimeoutMs: responseTimeoutMs)
+        let result = try await beforeHello(Op.signin, fields, host: host, port: port, responseTimeoutMs: responseTimeoutMs,
+                                           tls: tls)
         return try decode { () throws(ProtocolError) in
             guard case .signedIn(let user, let deviceToken) = try Reply(answering: Op.signin, fields: result) else {
                 throw .badRequest("not the answer to signin")
@@ -49,10 +51,10 @@ extension LifeSignalClient {
 
     /// `op` on a fresh unauthenticated connection, closed after its answer.
     private static func beforeHello(_ op: String, _ fields: JSONObject, host: String, port: Int,
-                                    responseTimeoutMs: UInt64) async throws -> JSONObject {
+                                    responseTimeoutMs: UInt64, tls: ClientTLS?) async throws -> JSONObject {
         let configuration = ClientConfiguration(
             host: host, port: port, userID: "", token: "", deviceID: op, reconnect: .disabled,
-            responseTimeoutMs: responseTimeoutMs)
+            responseTimeoutMs: responseTimeoutMs, tls: tls)
         return try await LifeSignalClient(configuration: configuration).openAndSend(op, fields)
     }
 

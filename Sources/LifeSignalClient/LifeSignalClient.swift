@@ -1,19 +1,21 @@
 import LifeSignalProtocol
-import LifeSignalUV
 import Logging
+import NIOCore
 
 /// A device's connection to the LifeSignal broker (PROTOCOL.md): `hello` with resume, pipelined
 /// requests, a `DeviceState` kept current from the catch-up and live events, keepalives, and
 /// automatic reconnection that resumes from the last applied seq.
 ///
-/// The actor runs on the process's shared client event loop, the thread that owns its socket, so
-/// frames are handled where they are read. Requests may be issued from any task.
+/// The actor runs on the process's shared client event loop (SwiftNIO's), the thread that owns its
+/// socket, so frames are handled where they are read. Requests may be issued from any task.
 public actor LifeSignalClient {
     public nonisolated let configuration: ClientConfiguration
     /// Everything that happens, in order (see `ClientEvent`). One consumer; buffered without limit
     /// until read, and finished by `close()`.
     public nonisolated let events: AsyncStream<ClientEvent>
-    nonisolated let loop: EventLoop
+    nonisolated let loop: any EventLoop
+    /// Made once from `configuration.tls`; nil: plain TCP.
+    nonisolated let tls: ClientTLSContext?
     let eventSink: AsyncStream<ClientEvent>.Continuation
     let logger: Logger
 
@@ -39,12 +41,13 @@ public actor LifeSignalClient {
     var outbox = OutboxState()
     let streams: Streams
 
-    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
+    public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.executor.asUnownedSerialExecutor() }
 
-    /// - Throws: if the shared event loop cannot start, or the outbox storage cannot be read.
+    /// - Throws: if the TLS settings' CA files cannot be read, or the outbox storage cannot be read.
     public init(configuration: ClientConfiguration, logger: Logger = Logger(label: "lifesignal.client")) throws {
         self.configuration = configuration
-        loop = try SharedEventLoop.get()
+        loop = SharedEventLoop.get()
+        tls = try configuration.tls.map(ClientTLSContext.init)
         (events, eventSink) = AsyncStream.makeStream(of: ClientEvent.self, bufferingPolicy: .unbounded)
         var logger = logger
         logger[metadataKey: "lifesignal.user"] = "\(configuration.userID)"
@@ -64,7 +67,7 @@ public actor LifeSignalClient {
         let link = self.link
         let timers = self.timers
         loop.execute {
-            link?.tcp.close()
+            link?.close()
             timers.closeAll()
         }
         eventSink.finish()
@@ -135,7 +138,7 @@ public actor LifeSignalClient {
         timers.closeAll()
         if let link {
             self.link = nil
-            link.tcp.close()
+            link.close()
             for waiter in link.session.failAll() { waiter.resume(throwing: LifeSignalClientError.closed) }
         }
         resumeConnectWaiters(with: .failure(LifeSignalClientError.closed))
@@ -149,7 +152,7 @@ public actor LifeSignalClient {
     func send(_ op: String, _ fields: JSONObject, on link: ClientLink) async throws -> JSONObject {
         try await withCheckedThrowingContinuation { continuation in
             do {
-                sendRequest(try link.session.request(op, fields, waiter: continuation, at: loop.cachedNowMs), on: link)
+                sendRequest(try link.session.request(op, fields, waiter: continuation, at: loop.nowMs), on: link)
             } catch {
                 continuation.resume(throwing: error)
             }

@@ -12,6 +12,7 @@ struct CommandContext {
     let device: String
     let brokers: [Endpoint]
     let responseTimeoutMs: UInt64
+    let tls: ClientTLS?
 
     /// As `device` when given (`sync --live` acts as each device of the profile), else as --device
     /// or the profile's own.
@@ -23,6 +24,7 @@ struct CommandContext {
         self.device = try ProfileStore.checkedDeviceID(device ?? globals.device ?? profile.device)
         brokers = try globals.brokerEndpoints(profile: profile)
         responseTimeoutMs = try globals.responseTimeoutMs()
+        tls = globals.clientTLS(profile: profile)
     }
 
     var stateFile: StateFile { StateFile(store: store, profile: profileName, device: device) }
@@ -41,7 +43,8 @@ struct CommandContext {
             // No platform in hello: it would overwrite the one `device register --platform` stored.
             initialState: stateFile.load(),
             reconnect: reconnect,
-            responseTimeoutMs: responseTimeoutMs)
+            responseTimeoutMs: responseTimeoutMs,
+            tls: tls)
         if withOutbox { configuration.outbox = try store.outbox(profile: profileName, device: device) }
         return try LifeSignalClient(configuration: configuration, logger: Self.logger())
     }

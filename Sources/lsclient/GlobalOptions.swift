@@ -29,6 +29,18 @@ struct GlobalOptions: ParsableArguments {
         """)
     var timeoutMs: UInt64?
 
+    @Flag(help: """
+        Connect with TLS (a broker behind a TLS-terminating proxy), checking the certificate against \
+        the system's roots or --ca-file. (default: the profile's) [env: LSCLIENT_TLS=1]
+        """)
+    var tls = false
+
+    @Option(name: .customLong("ca-file"), help: """
+        The CA certificate (PEM) the broker's must be issued by; implies --tls. \
+        (default: the profile's) [env: LSCLIENT_CA_FILE]
+        """)
+    var caFile: String?
+
     @Flag(help: "Print one JSON object per line (errors too, on stderr).")
     var json = false
 
@@ -54,6 +66,13 @@ struct GlobalOptions: ParsableArguments {
             throw .usage("LSCLIENT_TIMEOUT_MS must be a number of milliseconds above 0, not '\(text)'")
         }
         return value
+    }
+
+    /// TLS as given here, in the environment, or saved with the profile; nil: plain TCP.
+    func clientTLS(profile: Profile?) -> ClientTLS? {
+        let caFile = caFile ?? Environment.value("LSCLIENT_CA_FILE") ?? profile?.caFile
+        if let caFile { return ClientTLS(trust: .certificateAuthorities(pemFiles: [caFile])) }
+        return tls || Environment.value("LSCLIENT_TLS") == "1" || profile?.tls == true ? .system : nil
     }
 
     /// The brokers to connect to, in order.

@@ -3,8 +3,8 @@
 /// ArgumentParser reads a subcommand's options only after its name, so the leading ones
 /// are moved to the end before parsing.
 enum GlobalOptionsPlacement {
-    static let valued: Set<String> = ["--broker", "--profile", "--device", "--timeout-ms"]
-    static let flags: Set<String> = ["--json"]
+    static let valued: Set<String> = ["--broker", "--profile", "--device", "--timeout-ms", "--ca-file"]
+    static let flags: Set<String> = ["--json", "--tls"]
 
     static func normalized(_ arguments: [String]) -> [String] {
         var leading: [String] = []

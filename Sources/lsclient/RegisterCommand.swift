@@ -30,12 +30,13 @@ struct RegisterCommand: AsyncParsableCommand {
             let brokers = try globals.brokerEndpoints(profile: nil)
             let broker = brokers[0]
             let device = try ProfileStore.checkedDeviceID(globals.device ?? Profile.newDeviceID())
+            let tls = globals.clientTLS(profile: nil)
             let registration = try await LifeSignalClient.register(
                 host: broker.host, port: broker.port, name: name, phone: phone,
-                responseTimeoutMs: try globals.responseTimeoutMs())
+                responseTimeoutMs: try globals.responseTimeoutMs(), tls: tls)
             let profile = Profile(
                 userID: registration.user.id, token: registration.token, device: device,
-                broker: brokers.map(\.description).joined(separator: ","))
+                broker: brokers.map(\.description).joined(separator: ","), tls: tls)
             try store.saveProfile(profile, as: profileName)
             CommandResult(
                 fields: [

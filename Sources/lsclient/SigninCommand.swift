@@ -33,11 +33,12 @@ struct SigninCommand: AsyncParsableCommand {
             }
             let brokers = try globals.brokerEndpoints(profile: nil)
             let device = try ProfileStore.checkedDeviceID(globals.device ?? Profile.newDeviceID())
+            let tls = globals.clientTLS(profile: nil)
             let signIn = try await LifeSignalClient.signIn(
                 host: brokers[0].host, port: brokers[0].port, code: code.uppercased(), device: device, platform: platform,
-                responseTimeoutMs: try globals.responseTimeoutMs())
+                responseTimeoutMs: try globals.responseTimeoutMs(), tls: tls)
             let profile = Profile(userID: signIn.user.id, token: signIn.deviceToken, device: device,
-                                  broker: brokers.map(\.description).joined(separator: ","))
+                                  broker: brokers.map(\.description).joined(separator: ","), tls: tls)
             try store.saveProfile(profile, as: profileName)
             CommandResult(
                 fields: ["user": signIn.user.json, "profile": .string(profileName), "device": .string(device)],

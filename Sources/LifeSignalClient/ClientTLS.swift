@@ -1,0 +1,98 @@
+import Foundation
+import Crypto
+import NIOCore
+import NIOSSL
+
+/// TLS to the broker (PROTOCOL §1 puts none on the wire itself: production brokers sit behind a
+/// TLS-terminating proxy, deploy/stunnel). The certificate is checked against the system's roots,
+/// the app's own CA certificates, or pinned public keys, and must name the host connected to.
+public struct ClientTLS: Sendable, Equatable {
+    public enum Trust: Sendable, Equatable {
+        /// The system's trusted roots.
+        case system
+        /// Only certificates issued by these CAs, each a PEM file (a private CA's, say).
+        case certificateAuthorities(pemFiles: [String])
+        /// Any chain holding one of these public keys: base64 of the SHA-256 of the key's
+        /// SubjectPublicKeyInfo, as `openssl x509 -pubkey -noout | openssl pkey -pubin -outform der
+        /// | openssl dgst -sha256 -binary | base64` prints it. Neither issuer nor name is checked.
+        case pinnedPublicKeys([String])
+    }
+
+    public var trust: Trust
+    /// The name the certificate must be for, sent as SNI too; nil: the endpoint's host. A
+    /// certificate naming the IP address connected to is accepted too (NIOSSL's rule).
+    public var serverName: String?
+
+    public init(trust: Trust = .system, serverName: String? = nil) {
+        self.trust = trust
+        self.serverName = serverName
+    }
+
+    /// The system's roots.
+    public static let system = ClientTLS()
+}
+
+/// A client's TLS context, made once (loading roots and CA files costs), and a handler from it for
+/// each connection.
+struct ClientTLSContext: Sendable {
+    let settings: ClientTLS
+    private let context: NIOSSLContext
+
+    /// - Throws: a CA file that cannot be read or holds no certificate.
+    init(_ settings: ClientTLS) throws {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        configuration.minimumTLSVersion = .tlsv12
+        switch settings.trust {
+        case .system:
+            configuration.trustRoots = .default
+        case .certificateAuthorities(let files):
+            configuration.trustRoots = .certificates(try files.flatMap { try NIOSSLCertificate.fromPEMFile($0) })
+        case .pinnedPublicKeys:
+            // The pins decide, in `handler`'s callback (which BoringSSL skips under `.none`).
+            configuration.certificateVerification = .noHostnameVerification
+        }
+        self.settings = settings
+        context = try NIOSSLContext(configuration: configuration)
+    }
+
+    func handler(host: String) throws -> NIOSSLClientHandler {
+        let name = settings.serverName ?? (Self.isIPAddress(host) ? nil : host)
+        guard case .pinnedPublicKeys(let pins) = settings.trust else {
+            return try NIOSSLClientHandler(context: context, serverHostname: name)
+        }
+        let pinned = Set(pins)
+        return try NIOSSLClientHandler(context: context, serverHostname: name) { chain, promise in
+            let matches = chain.contains { certificate in
+                guard let key = try? certificate.extractPublicKey().toSPKIBytes() else { return false }
+                return pinned.contains(Data(SHA256.hash(data: key)).base64EncodedString())
+            }
+            promise.succeed(matches ? .certificateVerified : .failed)
+        }
+    }
+
+    private static func isIPAddress(_ host: String) -> Bool {
+        (try? SocketAddress(ipAddress: host, port: 0)) != nil
+    }
+}
+
+/// A TLS error as a person reads it: "TLS handshake failed: CERTIFICATE_VERIFY_FAILED".
+struct TLSFailure: CustomStringConvertible {
+    let description: String
+
+    init?(_ error: any Error) {
+        if let extra = error as? NIOSSLExtraError {
+            description = extra == .failedToValidateHostname
+                ? "TLS: the broker's certificate is not for the name or address connected to" : "TLS failed: \(extra)"
+            return
+        }
+        guard let error = error as? NIOSSLError else { return nil }
+        guard case .handshakeFailed(let cause) = error else {
+            description = "TLS failed: \(error)"
+            return
+        }
+        // BoringSSL's "error:…:SSL routines:OPENSSL_internal:REASON at file:line": the reason.
+        let text = "\(cause)"
+        let reason = text.range(of: "OPENSSL_internal:").map { text[$0.upperBound...].prefix { $0 != " " } }
+        description = "TLS handshake failed: " + (reason.map(String.init) ?? text)
+    }
+}
