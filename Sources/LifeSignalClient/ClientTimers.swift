@@ -7,6 +7,7 @@ final class ClientTimers: @unchecked Sendable {
     private var keepaliveTimer: Timer?
     private var reconnectTimer: Timer?
     private var answerTimer: Timer?
+    private var stateCacheTimer: Timer?
     /// The answer timer will fire: at or before the deadline of the oldest request in flight.
     var answerTimerIsArmed = false
 
@@ -35,8 +36,16 @@ final class ClientTimers: @unchecked Sendable {
         return timer
     }
 
+    func stateCache() throws -> Timer {
+        if let stateCacheTimer { return stateCacheTimer }
+        let timer = try Timer(loop: loop)
+        stateCacheTimer = timer
+        return timer
+    }
+
     func stopKeepalive() { keepaliveTimer?.stop() }
     func stopReconnect() { reconnectTimer?.stop() }
+    func stopStateCache() { stateCacheTimer?.stop() }
 
     func closeAll() {
         keepaliveTimer?.close()
@@ -45,6 +54,8 @@ final class ClientTimers: @unchecked Sendable {
         reconnectTimer = nil
         answerTimer?.close()
         answerTimer = nil
+        stateCacheTimer?.close()
+        stateCacheTimer = nil
         answerTimerIsArmed = false
     }
 }
