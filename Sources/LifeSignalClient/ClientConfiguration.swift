@@ -33,6 +33,11 @@ public struct ClientConfiguration: Sendable {
     public var tls: ClientTLS?
     /// Where queued writes wait until answered (`LifeSignalClient.enqueue`); none: no outbox.
     public var outbox: (any OutboxStorage)?
+    /// Where the client keeps its last state between runs (`FileStateCache`); none: nothing kept.
+    /// A new client shows the cached state at once, before it connects, unless `initialState` is
+    /// given, and resumes from it. Saved shortly after each change and on `close()`, `bye()` and
+    /// `didEnterBackground()`; cleared when the account is deleted or the device signed out.
+    public var stateCache: (any StateCache)?
 
     public init(
         host: String = "127.0.0.1",

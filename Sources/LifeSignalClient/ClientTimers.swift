@@ -27,6 +27,7 @@ final class ClientTimers: @unchecked Sendable {
     let keepalive: LoopTimer
     let reconnect: LoopTimer
     let answer: LoopTimer
+    let stateCache: LoopTimer
     /// The answer timer will fire: at or before the deadline of the oldest request in flight.
     var answerTimerIsArmed = false
 
@@ -34,15 +35,18 @@ final class ClientTimers: @unchecked Sendable {
         keepalive = LoopTimer(loop: loop)
         reconnect = LoopTimer(loop: loop)
         answer = LoopTimer(loop: loop)
+        stateCache = LoopTimer(loop: loop)
     }
 
     func stopKeepalive() { keepalive.stop() }
     func stopReconnect() { reconnect.stop() }
+    func stopStateCache() { stateCache.stop() }
 
     func closeAll() {
         keepalive.stop()
         reconnect.stop()
         answer.stop()
+        stateCache.stop()
         answerTimerIsArmed = false
     }
 }

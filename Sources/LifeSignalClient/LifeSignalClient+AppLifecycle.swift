@@ -4,8 +4,11 @@ import LifeSignalProtocol
 /// and its timers stop; the app says what happened and the client does what that needs.
 extension LifeSignalClient {
     /// The app goes to the background: the connection ends with `bye` (the broker pushes to this
-    /// device from now on) and no reconnect is pending. The state stays, to resume from.
+    /// device from now on) and no reconnect is pending. The state stays, to resume from, and is
+    /// saved in the state cache before this returns.
     public func didEnterBackground() async {
+        // A suspended app's timers stop: a save waiting for its delay would wait till it is back.
+        defer { saveStateNow() }
         switch lifecycle {
         case .live:
             try? await bye()

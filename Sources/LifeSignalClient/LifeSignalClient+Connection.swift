@@ -201,6 +201,7 @@ extension LifeSignalClient {
         endpointIndex = (endpointIndex + 1) % configuration.endpoints.count
         failedInARow = wasLive ? 0 : failedInARow + 1
         let isFinal = Self.isFinal(reason, hasBeenLive: hasBeenLive)
+        if Self.signsOut(reason) { clearStateCache() }
         let anotherEndpointLeft = failedInARow < configuration.endpoints.count && !isFinal
         let policy = configuration.reconnect
         let retry = policy.isEnabled && (hasBeenLive || policy.retriesFirstConnect) && !isFinal
@@ -234,6 +235,13 @@ extension LifeSignalClient {
         guard case .server(let error) = reason else { return false }
         if error.code == .tooManyDevices { return !hasBeenLive }
         return [.unauthenticated, .replaced, .unsupportedVersion, .revoked, .accountDeleted].contains(error.code)
+    }
+
+    /// Final errors that say the account is no longer this device's: a revoked device must not
+    /// go on showing it, so its cached state goes.
+    static func signsOut(_ reason: LifeSignalClientError) -> Bool {
+        guard case .server(let error) = reason else { return false }
+        return [.unauthenticated, .revoked, .accountDeleted].contains(error.code)
     }
 
     // MARK: - Reconnecting

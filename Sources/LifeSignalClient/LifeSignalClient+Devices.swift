@@ -12,7 +12,7 @@ extension LifeSignalClient {
 
     /// `device.revoke`: the device's token, push token and stored device go, and its connections
     /// are closed with `revoked`. Revoking this very device signs it out: the broker answers, then
-    /// closes, and the client does not reconnect.
+    /// closes, the client does not reconnect and the state cache is cleared.
     public func revokeDevice(_ device: String) async throws {
         let command = DeviceCommand.deviceRevoke(device: device)
         guard device == configuration.deviceID else { _ = try await request(command); return }
@@ -28,5 +28,6 @@ extension LifeSignalClient {
             throw error
         }
         endSaidBye(link)
+        clearStateCache()
     }
 }

@@ -67,6 +67,7 @@ extension LifeSignalClient {
             streams.connection.update(.live(broker: hello.broker))
         case .snapshot, .event:
             if let state { streams.follow(state) }
+            scheduleStateSave()
         case .disconnected(let error, let willReconnect):
             streams.connection.update(willReconnect ? .connecting : error.map(ConnectionState.offline) ?? .idle)
         case .reconnecting(let attempt, let delayMs, let error):

@@ -19,7 +19,8 @@ public actor LifeSignalClient {
     let eventSink: AsyncStream<ClientEvent>.Continuation
     let logger: Logger
 
-    /// The device's state: nil until the first snapshot (or the configured `initialState`).
+    /// The device's state: nil until the first snapshot (or the configured `initialState`, or the
+    /// state cache's).
     public internal(set) var state: DeviceState?
     var lifecycle = ClientLifecycle.idle
     /// Reconnect only a client that has been live: a first `connect()` reports its failure instead
@@ -39,6 +40,7 @@ public actor LifeSignalClient {
     var backoff: Backoff
     let timers: ClientTimers
     var outbox = OutboxState()
+    var stateCacheProgress = StateCacheProgress()
     let streams: Streams
 
     public nonisolated var unownedExecutor: UnownedSerialExecutor { loop.executor.asUnownedSerialExecutor() }
@@ -55,9 +57,7 @@ public actor LifeSignalClient {
         self.logger = logger
         backoff = Backoff(policy: configuration.reconnect)
         timers = ClientTimers(loop: loop)
-        if let initial = configuration.initialState, initial.user.id == configuration.userID {
-            state = initial
-        }
+        state = Self.startingState(configuration, logger: logger)
         streams = Streams(state: state)
         outbox.pending = try configuration.outbox?.load() ?? []
     }
@@ -124,8 +124,11 @@ public actor LifeSignalClient {
         }
         lifecycle = .closing
         stopKeepalive()
-        // The broker closes after its answer; closing here too makes the end certain and immediate.
-        defer { endSaidBye(link) }
+        defer {
+            // The broker closes after its answer; closing here too makes the end certain and immediate.
+            endSaidBye(link)
+            saveStateNow()
+        }
         _ = try await send(Op.bye, [:], on: link)
     }
 
@@ -145,6 +148,7 @@ public actor LifeSignalClient {
         if wasLive { publish(.disconnected(error: nil, willReconnect: false)) }
         eventSink.finish()
         finishOutboxStreams()
+        saveStateNow()
         streams.connection.update(.idle)
         streams.finish()
     }

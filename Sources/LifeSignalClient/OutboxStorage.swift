@@ -25,19 +25,9 @@ public struct FileOutboxStorage: OutboxStorage {
     }
 
     public func save(_ operations: [PendingOperation]) throws {
-        let temporary = path + ".new"
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        guard FileManager.default.createFile(atPath: temporary, contents: try encoder.encode(operations),
-                                             attributes: [.posixPermissions: 0o600]) else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: temporary])
-        }
-        let handle = try FileHandle(forUpdating: URL(fileURLWithPath: temporary))
-        try handle.synchronize()
-        try handle.close()
-        guard rename(temporary, path) == 0 else {
-            throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
-        }
+        try AtomicFileWrite.replace(path, with: encoder.encode(operations))
     }
 }
 
