@@ -14,7 +14,12 @@ public struct ClientConfiguration: Sendable {
         set { endpoints[0].port = newValue }
     }
     public var userID: String
+    /// What `hello` says, unless `credentials` gives the token.
     public var token: String
+    /// Called before every connection attempt for the token to say `hello` with (from the
+    /// keychain, say, or renewed): a device's token that changed is used at the next attempt
+    /// without a new client. A throw fails that attempt (`connectionFailed`); nil: `token`.
+    public var credentials: (@Sendable () async throws -> String)?
     /// 1–64 characters of `[A-Za-z0-9._:-]`; one connection per (user, device).
     public var deviceID: String
     /// Free text such as "ios", "android", "cli"; sent in `hello` when set.

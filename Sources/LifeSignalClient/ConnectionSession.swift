@@ -77,10 +77,11 @@ public struct ConnectionSession<Waiter, State: SessionState> {
         }
     }
 
-    /// The framed `hello`, sent at `nowMs`. `resume` is the seq of the last event this device applied.
-    mutating func hello(_ configuration: ClientConfiguration, resume: Int64?, at nowMs: UInt64) -> [UInt8] {
+    /// The framed `hello` with `token`, sent at `nowMs`. `resume` is the seq of the last event this
+    /// device applied.
+    mutating func hello(_ configuration: ClientConfiguration, token: String, resume: Int64?, at nowMs: UInt64) -> [UInt8] {
         var bytes: [UInt8] = []
-        hello(Hello(userID: configuration.userID, token: configuration.token, deviceID: configuration.deviceID,
+        hello(Hello(userID: configuration.userID, token: token, deviceID: configuration.deviceID,
                     platform: configuration.platform, resume: resume), at: nowMs, into: &bytes)
         return bytes
     }

@@ -33,6 +33,29 @@ extension LifeSignalClient {
         anonymousAttempt = anonymous
         attempt &+= 1
         let thisAttempt = attempt
+        guard !anonymous, let credentials = configuration.credentials else {
+            return connect(attempt: thisAttempt, anonymous: anonymous, token: configuration.token)
+        }
+        Task { [weak self] in
+            let token: Result<String, any Error>
+            do {
+                token = .success(try await credentials())
+            } catch {
+                token = .failure(error)
+            }
+            await self?.credentialsArrived(token, attempt: thisAttempt)
+        }
+    }
+
+    private func credentialsArrived(_ token: Result<String, any Error>, attempt: UInt64) {
+        guard attempt == self.attempt, lifecycle == .connecting else { return }
+        switch token {
+        case .success(let token): connect(attempt: attempt, anonymous: false, token: token)
+        case .failure(let error): attemptEnded(reason: .connectionFailed("no credentials: \(error)"))
+        }
+    }
+
+    private func connect(attempt thisAttempt: UInt64, anonymous: Bool, token: String) {
         let endpoint = self.endpoint
         logger.debug("connecting", metadata: ["lifesignal.attempt": "\(backoff.attempt)", "lifesignal.broker": "\(endpoint)"])
         let (tls, maxFrameBytes) = (self.tls, configuration.maxIncomingFrameBytes)
@@ -53,13 +76,14 @@ extension LifeSignalClient {
                 }
                 // The channel's loop is the actor's executor; the connection never leaves it.
                 self.assumeIsolated {
-                    $0.connectFinished(result, attempt: thisAttempt, anonymous: anonymous, maxFrameBytes: maxFrameBytes)
+                    $0.connectFinished(result, attempt: thisAttempt, anonymous: anonymous, token: token,
+                                       maxFrameBytes: maxFrameBytes)
                 }
             }
     }
 
     private func connectFinished(_ result: Result<any Channel, any Error>, attempt: UInt64, anonymous: Bool,
-                                 maxFrameBytes: Int) {
+                                 token: String, maxFrameBytes: Int) {
         let endpoint = self.endpoint
         guard attempt == self.attempt, lifecycle == .connecting else {
             if case .success(let channel) = result { channel.close(promise: nil) }
@@ -80,7 +104,8 @@ extension LifeSignalClient {
                 lifecycle = .live
                 resumeConnectWaiters(with: .success(nil))
             } else {
-                sendRequest(link.session.hello(configuration, resume: state?.lastSeq, at: loop.nowMs), on: link)
+                sendRequest(link.session.hello(configuration, token: token, resume: state?.lastSeq, at: loop.nowMs),
+                            on: link)
             }
         }
     }

@@ -11,14 +11,14 @@ import Testing
     /// A session whose hello (rid 1) was answered, with `state` as the device's state.
     func greeted(lastSeq: Int64, state: inout DeviceState?) throws -> (Session, [Session.Action]) {
         var session = Session()
-        _ = session.hello(Fixtures.configuration, resume: state?.lastSeq, at: 0)
+        _ = session.hello(Fixtures.configuration, token: Fixtures.configuration.token, resume: state?.lastSeq, at: 0)
         let actions = session.receive(.ok(rid: 1, fields: Fixtures.helloFields(lastSeq: lastSeq)), state: &state)
         return (session, actions)
     }
 
     @Test func helloCarriesCredentialsAndResume() throws {
         var session = Session()
-        let frame = try Fixtures.body(of: session.hello(Fixtures.configuration, resume: 40, at: 0))
+        let frame = try Fixtures.body(of: session.hello(Fixtures.configuration, token: Fixtures.configuration.token, resume: 40, at: 0))
         #expect(frame["op"] == "hello")
         #expect(frame["rid"] == 1)
         #expect(frame["version"] == .int(ProtocolVersion.current))
@@ -30,7 +30,7 @@ import Testing
         #expect(session.phase == .greeting(rid: 1))
 
         var fresh = Session()
-        #expect(try Fixtures.body(of: fresh.hello(Fixtures.configuration, resume: nil, at: 0))["resume"] == nil)
+        #expect(try Fixtures.body(of: fresh.hello(Fixtures.configuration, token: "t", resume: nil, at: 0))["resume"] == nil)
     }
 
     @Test func withoutResumeTheSnapshotCompletesTheCatchUp() throws {
@@ -181,7 +181,7 @@ import Testing
     @Test func refusedHelloIsTheBrokersError() {
         var session = Session()
         var state: DeviceState?
-        _ = session.hello(Fixtures.configuration, resume: nil, at: 0)
+        _ = session.hello(Fixtures.configuration, token: Fixtures.configuration.token, resume: nil, at: 0)
         let actions = session.receive(.error(rid: 1, .unauthenticated("bad credentials")), state: &state)
         guard actions.count == 1, case .drop(.server(let error)) = actions[0] else {
             Issue.record("unexpected actions \(actions)")
@@ -232,7 +232,7 @@ import Testing
     @Test func eventsBeforeHelloOrSnapshotAreViolations() throws {
         var session = Session()
         var state: DeviceState?
-        _ = session.hello(Fixtures.configuration, resume: nil, at: 0)
+        _ = session.hello(Fixtures.configuration, token: Fixtures.configuration.token, resume: nil, at: 0)
         guard case .drop(.protocolViolation)? =
             session.receive(.event(seq: 1, name: EventName.contactRemoved, data: [:]), state: &state).first
         else {
@@ -251,7 +251,7 @@ import Testing
     @Test func requestsOverTheBrokersLimitAreNotSent() throws {
         var state: DeviceState? = Fixtures.state(seq: 10)
         var session = Session()
-        _ = session.hello(Fixtures.configuration, resume: 10, at: 0)
+        _ = session.hello(Fixtures.configuration, token: Fixtures.configuration.token, resume: 10, at: 0)
         var fields = Fixtures.helloFields(lastSeq: 10)
         fields["maxFrameBytes"] = 100
         _ = session.receive(.ok(rid: 1, fields: fields), state: &state)
