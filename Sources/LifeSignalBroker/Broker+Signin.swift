@@ -1,5 +1,7 @@
 import LifeSignalEngine
 import LifeSignalProtocol
+import LifeSignalPostgres
+import LifeSignalRules
 import LifeSignalStoreSQLite
 
 extension Broker {
@@ -19,17 +21,10 @@ extension Broker {
         let (rid, ticket, now) = (request.rid, connection.reserveResponse(), WallClock.nowMs())
         let deviceToken = Credentials.newToken()
         let tokenHash = Credentials.hash(token: deviceToken)
-        let credential: @Sendable (String) -> DeviceCredential = { userID in
-            DeviceCredential(key: DeviceKey(userID: userID, deviceID: signin.device), tokenHash: tokenHash, linkedAt: now)
-        }
         let answer: @Sendable (Result<User?, any Error>) -> Void = { [self] result in
             onLoop { broker in
                 switch result {
                 case .success(let user?):
-                    // A loaded user's session checks hellos from memory: it learns the new device.
-                    if let session = broker.loadedSession(user.id) {
-                        session.onLoop { $0.deviceCredentials[signin.device] = credential(user.id) }
-                    }
                     connection.complete(ticket, with: Outbound.ok(
                         rid: rid, Reply.signedIn(user, deviceToken: deviceToken).fields))
                 case .success(nil), .failure(is LinkCodeNotValid):
@@ -40,26 +35,39 @@ extension Broker {
                 }
             }
         }
-        let changes: @Sendable (String) -> [StoreChange] = { userID in
-            [.spendLinkCode(code: signin.code, userID: userID, now: now),
-             .grantDeviceCredential(credential(userID))]
+        // The rule spends the code, grants the credential and tells the user's devices, in one
+        // step of the code's user; a code found invalid first runs nothing.
+        let rule: @Sendable (String, [DeviceInfo], inout Step) throws(ProtocolError) -> User = { userID, devices, step in
+            try DeviceRules.signIn(signin.device, of: userID, code: signin.code, tokenHash: tokenHash, devices: devices,
+                                   in: &step)
         }
         if let cluster {
-            return cluster.run({ executor -> User? in
+            return cluster.run({ executor -> ClusterExecutor.Commit<User>? in
                 guard let link = try await executor.linkCode(signin.code), link.expiresAt > now else { return nil }
-                try await executor.commit(changes(link.userID))
-                return try await executor.accounts(of: [link.userID])[link.userID]?.user
-            }, then: answer)
+                return try await executor.perform(as: link.userID, now: now, reading: { connection, logger in
+                    try await ClusterRows.deviceInfos(of: link.userID, on: connection, logger: logger)
+                }) { (step, devices) throws(ProtocolError) in try rule(link.userID, devices, &step) }
+            }, then: { result in
+                if case .success(let commit?) = result {
+                    cluster.publish(commit.events, pushes: commit.pushes, notifications: commit.notifications)
+                }
+                answer(result.map { $0?.result })
+            })
         }
         submit(StoreWrite(changes: [], query: .linkCode(signin.code))) { [self] result in
             guard case .success(let written) = result, case .linkCode(let link)? = written.queryResult else {
                 return answer(.failure(result.failure ?? LinkCodeNotValid(code: signin.code)))
             }
             guard let link, link.expiresAt > now else { return answer(.success(nil)) }
-            submit(StoreWrite(changes: changes(link.userID), query: .user(id: link.userID))) { result in
-                answer(result.map { written in
-                    if case .user(let stored)? = written.queryResult { stored?.user } else { nil }
-                })
+            withSessions([link.userID]) { loaded in
+                guard case .success(let sessions) = loaded, let session = sessions[link.userID] else {
+                    return answer(.failure(loaded.failure ?? LinkCodeNotValid(code: signin.code)))
+                }
+                session.onLoop { session in
+                    session.signIn({ (devices, step) throws(ProtocolError) in try rule(link.userID, devices, &step) }) {
+                        answer($0.map { .some($0) })
+                    }
+                }
             }
         }
     }

@@ -68,6 +68,10 @@ extension StoreChange {
         case .deleteNotification(let id): self = .deleteNotification(id: id)
         case .eraseUser(let userID): self = .eraseUser(userID: userID)
         case .revokeDevice(let userID, let deviceID): self = .revokeDevice(DeviceKey(userID: userID, deviceID: deviceID))
+        case .spendLinkCode(let code, let userID, let now): self = .spendLinkCode(code: code, userID: userID, now: now)
+        case .grantDeviceCredential(let userID, let deviceID, let tokenHash, let linkedAt):
+            self = .grantDeviceCredential(DeviceCredential(key: DeviceKey(userID: userID, deviceID: deviceID),
+                                                           tokenHash: tokenHash, linkedAt: linkedAt))
         }
     }
 }

@@ -30,6 +30,11 @@ public enum RuleChange: Sendable, Equatable {
     case eraseUser(userID: String)
     /// A device's own credential, push token and stored device (`device.revoke`, §12).
     case revokeDevice(userID: String, deviceID: String)
+    /// The user's link code, valid at `now`, is spent: the step's transaction fails whole if it is
+    /// unknown, someone else's, spent or expired (`signin`, §12).
+    case spendLinkCode(code: String, userID: String, now: Int64)
+    /// A device's own credential: the hash of its token, and when it was linked.
+    case grantDeviceCredential(userID: String, deviceID: String, tokenHash: [UInt8], linkedAt: Int64)
 }
 
 /// Where the rules take the ids of new pings, alerts and notifications, and new QR codes, from:

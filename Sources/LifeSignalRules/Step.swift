@@ -168,6 +168,11 @@ public struct Step: Sendable {
         effects.append(.store(.eraseUser(userID: userID)))
     }
 
+    /// A change to what the user has beyond their account and its events (a device's credential).
+    mutating func store(_ change: RuleChange) {
+        effects.append(.store(change))
+    }
+
     /// A change to what the user has beyond their account (their notifications), stored with the
     /// event that tells their devices.
     mutating func record(_ change: RuleChange, telling userID: String, _ event: Event) {

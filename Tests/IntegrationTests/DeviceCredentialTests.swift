@@ -64,6 +64,13 @@ extension DeviceCredentialTests {
         let signedIn = try #require(tablet.request(Op.signin, ["code": .string(code), "device": "tablet"])?.okFields)
         #expect(signedIn["user"]?.objectValue?["id"]?.stringValue == credential.userID)
         let token = Credential(userID: credential.userID, token: try #require(signedIn["deviceToken"]?.stringValue))
+        // The account's devices are told, the new one listed with its credential.
+        let changed = alice.settle().named(EventName.devicesChanged)
+        #expect(changed.count == 1, "\(changed)")
+        let tabletEntry = changed.first?.data["devices"]?.arrayValue?.compactMap(\.objectValue)
+            .first { $0["device"]?.stringValue == "tablet" }
+        #expect(tabletEntry?["hasCredential"] == .bool(true) && tabletEntry?["linkedAt"]?.intValue != nil)
+        #expect(changed.first?.data["revoked"] == nil)
         #expect(tablet.hello(token, device: "tablet", version: 2)?.okFields != nil, "signin, then hello on one connection")
         #expect(try RawConnection(port: broker.port).hello(token, device: "phone", version: 2)?.errorCode == .unauthenticated)
 

@@ -30,4 +30,21 @@ import Testing
         }
         #expect(step.effects.isEmpty)
     }
+
+    @Test func aSignInSpendsTheCodeGrantsTheCredentialAndListsTheDevice() throws {
+        var step = RuleFixtures.aliceWatchesBob()
+        let user = try DeviceRules.signIn("laptop", of: "u_Alice", code: "ABCD2345", tokenHash: [1, 2], devices: Self.devices,
+                                          in: &step)
+        #expect(user.id == "u_Alice")
+        guard step.effects.count == 3,
+              case .store(.spendLinkCode(code: "ABCD2345", userID: "u_Alice", now: step.now)) = step.effects[0],
+              case .store(.grantDeviceCredential(userID: "u_Alice", deviceID: "laptop", tokenHash: [1, 2],
+                                                 linkedAt: step.now)) = step.effects[1],
+              case .event(userID: "u_Alice", EventName.devicesChanged, let data) = step.effects[2] else {
+            Issue.record("the code spent, the credential granted, the devices told: \(step.effects)")
+            return
+        }
+        let laptop = DeviceInfo(device: "laptop", hasToken: false, online: false, linkedAt: step.now, hasCredential: true)
+        #expect(data == Event.devicesChanged([laptop] + Self.devices, revoked: nil).data)
+    }
 }

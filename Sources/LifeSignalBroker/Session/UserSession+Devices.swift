@@ -1,6 +1,5 @@
 import LifeSignalEngine
 import LifeSignalProtocol
-import LifeSignalRules
 
 extension UserSession {
     /// `device.register` and `device.unregister` (§5). A token is one phone's address, so if
@@ -24,34 +23,6 @@ extension UserSession {
         mutation.changes.append(change.storeChange(for: record.key))
         join(&mutation)
         return .empty
-    }
-
-    /// `device.revoke` (§12): `rule` over the devices as listed; memory follows its effects (a
-    /// failed commit reloads the user). The event closes the revoked device's connections as it
-    /// reaches them (`ClientConnection.sendEvent`).
-    func revokeDevice(_ mutation: inout Mutation,
-                      _ rule: ([DeviceInfo], inout Step) throws(ProtocolError) -> Reply) throws(ProtocolError) -> Reply {
-        var step = Step(now: mutation.now, accounts: [], ids: RandomIDs())
-        let reply = try rule(deviceInfos, &step)
-        for effect in step.effects {
-            switch effect {
-            case .store(let change):
-                if case .revokeDevice(_, let deviceID) = change { forgetDevice(deviceID) }
-                mutation.changes.append(StoreChange(change))
-            case .event(_, let name, let data): emit(name, data, into: &mutation)
-            case .notification: break  // the device rules make none
-            }
-        }
-        join(&mutation)
-        return reply
-    }
-
-    private func forgetDevice(_ deviceID: String) {
-        if let record = devices[deviceID], let token = record.pushToken {
-            broker.onLoop { $0.releasePushToken(token, from: record.key) }
-        }
-        devices[deviceID] = nil
-        deviceCredentials[deviceID] = nil
     }
 
     /// Another device took `token`: forget it here (the store clears it in the same transaction).

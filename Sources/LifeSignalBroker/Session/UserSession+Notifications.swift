@@ -98,8 +98,8 @@ extension UserSession {
                 }
             }
             readAllCutoff = now
-        case .updateUser, .upsertContact, .deleteContact, .eraseUser, .revokeDevice:
-            break  // not a notification's: carried out with the step's accounts, or by `revokeDevice`
+        case .updateUser, .upsertContact, .deleteContact, .eraseUser, .revokeDevice, .spendLinkCode, .grantDeviceCredential:
+            break  // not a notification's: carried out with the step's accounts, or by the device rules
         }
     }
 
