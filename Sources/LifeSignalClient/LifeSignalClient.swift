@@ -55,7 +55,7 @@ public actor LifeSignalClient {
         if let initial = configuration.initialState, initial.user.id == configuration.userID {
             state = initial
         }
-        streams = Streams(state: state)
+        streams = Streams()
         outbox.pending = try configuration.outbox?.load() ?? []
     }
 
@@ -142,7 +142,7 @@ public actor LifeSignalClient {
         if wasLive { publish(.disconnected(error: nil, willReconnect: false)) }
         eventSink.finish()
         finishOutboxStreams()
-        streams.connection.update(.idle)
+        streams.setConnection(.idle)
         streams.finish()
     }
 
