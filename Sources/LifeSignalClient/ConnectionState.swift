@@ -21,4 +21,9 @@ public struct NotificationsView: Sendable, Equatable {
     /// Newest first, at most `DeviceState.notificationLimit`.
     public var newest: [LifeSignalProtocol.Notification]
     public var unreadCount: Int
+
+    init(of state: DeviceState) {
+        newest = state.notifications
+        unreadCount = state.unreadCount
+    }
 }

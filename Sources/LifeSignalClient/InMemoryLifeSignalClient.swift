@@ -15,13 +15,13 @@ public actor InMemoryLifeSignalClient: LifeSignalClientProtocol {
 
     public init(state: DeviceState) {
         self.state = state
-        streams = LifeSignalClient.Streams(state: state)
+        streams = LifeSignalClient.Streams()
     }
 
     @discardableResult
     public func connect() async throws -> HelloResult {
         isConnected = true
-        streams.connection.update(.live(broker: "in-memory"))
+        streams.setConnection(.live(broker: "in-memory"))
         let queued = pendingOperations
         pendingOperations = []
         for operation in queued { if let command = operation.command { _ = try? run(command) } }
@@ -32,7 +32,7 @@ public actor InMemoryLifeSignalClient: LifeSignalClientProtocol {
 
     public func close() {
         isConnected = false
-        streams.connection.update(.idle)
+        streams.setConnection(.idle)
     }
 
     public func checkIn() async throws -> User {
@@ -66,10 +66,16 @@ public actor InMemoryLifeSignalClient: LifeSignalClientProtocol {
         return operation
     }
 
-    public func connectionStates() -> AsyncStream<ConnectionState> { streams.connection.stream { _ in } }
-    public func userUpdates() -> AsyncStream<User> { streams.user.stream { _ in } }
-    public func contactUpdates() -> AsyncStream<[Contact]> { streams.contacts.stream { _ in } }
-    public func notificationUpdates() -> AsyncStream<NotificationsView> { streams.notifications.stream { _ in } }
+    public func connectionStates() -> AsyncStream<ConnectionState> {
+        streams.connection.stream(startingWith: streams.connectionState) { _ in }
+    }
+    public func userUpdates() -> AsyncStream<User> { streams.user.stream(startingWith: state?.user) { _ in } }
+    public func contactUpdates() -> AsyncStream<[Contact]> {
+        streams.contacts.stream(startingWith: state?.sortedContacts) { _ in }
+    }
+    public func notificationUpdates() -> AsyncStream<NotificationsView> {
+        streams.notifications.stream(startingWith: state.map(NotificationsView.init(of:))) { _ in }
+    }
 
     // MARK: - Running the rules
 

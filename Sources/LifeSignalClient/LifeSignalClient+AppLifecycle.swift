@@ -15,7 +15,7 @@ extension LifeSignalClient {
         case .waitingToReconnect:
             timers.stopReconnect()
             lifecycle = .idle
-            streams.connection.update(.idle)
+            streams.setConnection(.idle)
         case .idle, .connecting, .closing, .closed:
             break
         }

@@ -29,7 +29,7 @@ extension LifeSignalClient {
 
     func startAttempt(anonymous: Bool = false) {
         lifecycle = .connecting
-        if !anonymous { streams.connection.update(.connecting) }
+        if !anonymous { streams.setConnection(.connecting) }
         anonymousAttempt = anonymous
         attempt &+= 1
         let thisAttempt = attempt

@@ -5,21 +5,25 @@ import LifeSignalProtocol
 /// and the newest notifications. Each starts with the current value, has as many consumers as
 /// ask, yields only changes, and may be cancelled on its own.
 extension LifeSignalClient {
-    /// Everything the typed streams follow.
+    /// The typed streams' consumers. What they follow is derived from the client's `state`
+    /// (and its connection state), not kept beside it.
     final class Streams {
-        let connection = ValueBroadcast<ConnectionState>(.idle)
+        private(set) var connectionState = ConnectionState.idle
+        let connection = ValueBroadcast<ConnectionState>()
         let user = ValueBroadcast<User>()
         let contacts = ValueBroadcast<[Contact]>()
         let notifications = ValueBroadcast<NotificationsView>()
 
-        init(state: DeviceState?) {
-            if let state { follow(state) }
+        func setConnection(_ state: ConnectionState) {
+            connectionState = state
+            connection.update(state)
         }
 
+        /// The state changed: its followers are told what changed for them.
         func follow(_ state: DeviceState) {
             user.update(state.user)
             contacts.update(state.sortedContacts)
-            notifications.update(NotificationsView(newest: state.notifications, unreadCount: state.unreadCount))
+            notifications.update(NotificationsView(of: state))
         }
 
         func finish() {
@@ -32,17 +36,21 @@ extension LifeSignalClient {
 
     enum Kind: Sendable { case connection, user, contacts, notifications }
 
-    public func connectionStates() -> AsyncStream<ConnectionState> { streams.connection.stream(onEnd: ending(.connection)) }
+    public func connectionStates() -> AsyncStream<ConnectionState> {
+        streams.connection.stream(startingWith: streams.connectionState, onEnd: ending(.connection))
+    }
 
     /// The user's own document (once there is a state).
-    public func userUpdates() -> AsyncStream<User> { streams.user.stream(onEnd: ending(.user)) }
+    public func userUpdates() -> AsyncStream<User> { streams.user.stream(startingWith: state?.user, onEnd: ending(.user)) }
 
     /// The contacts, by name.
-    public func contactUpdates() -> AsyncStream<[Contact]> { streams.contacts.stream(onEnd: ending(.contacts)) }
+    public func contactUpdates() -> AsyncStream<[Contact]> {
+        streams.contacts.stream(startingWith: state?.sortedContacts, onEnd: ending(.contacts))
+    }
 
     /// The newest notifications and the unread count.
     public func notificationUpdates() -> AsyncStream<NotificationsView> {
-        streams.notifications.stream(onEnd: ending(.notifications))
+        streams.notifications.stream(startingWith: state.map(NotificationsView.init(of:)), onEnd: ending(.notifications))
     }
 
     /// What forgets a cancelled consumer of `kind`, on the actor.
@@ -64,15 +72,15 @@ extension LifeSignalClient {
         eventSink.yield(event)
         switch event {
         case .connected(let hello):
-            streams.connection.update(.live(broker: hello.broker))
+            streams.setConnection(.live(broker: hello.broker))
         case .snapshot, .event:
             if let state { streams.follow(state) }
             scheduleStateSave()
         case .disconnected(let error, let willReconnect):
-            streams.connection.update(willReconnect ? .connecting : error.map(ConnectionState.offline) ?? .idle)
+            streams.setConnection(willReconnect ? .connecting : error.map(ConnectionState.offline) ?? .idle)
         case .reconnecting(let attempt, let delayMs, let error):
             let retryAt = Date().addingTimeInterval(Double(delayMs) / 1000)
-            streams.connection.update(.waiting(attempt: attempt, retryAt: retryAt, error: error))
+            streams.setConnection(.waiting(attempt: attempt, retryAt: retryAt, error: error))
         }
     }
 }

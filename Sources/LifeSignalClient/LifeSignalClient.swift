@@ -58,7 +58,7 @@ public actor LifeSignalClient {
         backoff = Backoff(policy: configuration.reconnect)
         timers = ClientTimers(loop: loop)
         state = Self.startingState(configuration, logger: logger)
-        streams = Streams(state: state)
+        streams = Streams()
         outbox.pending = try configuration.outbox?.load() ?? []
     }
 
@@ -149,7 +149,7 @@ public actor LifeSignalClient {
         eventSink.finish()
         finishOutboxStreams()
         saveStateNow()
-        streams.connection.update(.idle)
+        streams.setConnection(.idle)
         streams.finish()
     }
 
