@@ -29,11 +29,12 @@ import Testing
     @Test func devicesAreInAlignedColumns() {
         let lines = Readable.devices([
             DeviceInfo(device: "phone", platform: "ios", hasToken: true, online: true, lastSeenAt: 1_764_063_667_123),
-            DeviceInfo(device: "kitchen-tablet", hasToken: false, online: false),
+            DeviceInfo(device: "kitchen-tablet", hasToken: false, online: false, linkedAt: 1_764_063_600_000,
+                       hasCredential: true),
         ])
         #expect(lines == [
-            "phone           online   ios  push token     last seen 2025-11-25 09:41:07.123Z",
-            "kitchen-tablet  offline  -    no push token",
+            "phone           online   ios  push token     account token                    last seen 2025-11-25 09:41:07.123Z",
+            "kitchen-tablet  offline  -    no push token  linked 2025-11-25 09:40:00.000Z",
         ])
     }
 }
