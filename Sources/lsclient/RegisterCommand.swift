@@ -21,30 +21,18 @@ struct RegisterCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Failure.reporting {
-            let store = try ProfileStore.resolve()
-            let profileName = try ProfileStore.checkedProfileName(globals.profileName)
-            guard force || !store.profileExists(profileName) else {
-                throw CLIError.local(
-                    "profile '\(profileName)' already exists (\(store.profilePath(profileName))); use --force to replace it")
-            }
-            let brokers = try globals.brokerEndpoints(profile: nil)
-            let broker = brokers[0]
-            let device = try ProfileStore.checkedDeviceID(globals.device ?? Profile.newDeviceID())
-            let tls = globals.clientTLS(profile: nil)
+            let new = try NewProfile(globals, force: force)
             let registration = try await LifeSignalClient.register(
-                host: broker.host, port: broker.port, name: name, phone: phone,
-                responseTimeoutMs: try globals.responseTimeoutMs(), tls: tls)
-            let profile = Profile(
-                userID: registration.user.id, token: registration.token, device: device,
-                broker: brokers.map(\.description).joined(separator: ","), tls: tls)
-            try store.saveProfile(profile, as: profileName)
+                host: new.broker.host, port: new.broker.port, name: name, phone: phone,
+                responseTimeoutMs: new.responseTimeoutMs, tls: new.tls)
+            try new.save(userID: registration.user.id, token: registration.token)
             CommandResult(
                 fields: [
                     "user": registration.user.json, "token": .string(registration.token),
-                    "profile": .string(profileName), "device": .string(device),
+                    "profile": .string(new.name), "device": .string(new.device),
                 ],
                 text: "registered \(registration.user.name) (\(registration.user.id)) "
-                    + "as profile '\(profileName)', device \(device)"
+                    + "as profile '\(new.name)', device \(new.device)"
             ).print(json: globals.json)
         }
     }

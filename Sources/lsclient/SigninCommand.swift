@@ -25,24 +25,14 @@ struct SigninCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await Failure.reporting {
-            let store = try ProfileStore.resolve()
-            let profileName = try ProfileStore.checkedProfileName(globals.profileName)
-            guard force || !store.profileExists(profileName) else {
-                throw CLIError.local(
-                    "profile '\(profileName)' already exists (\(store.profilePath(profileName))); use --force to replace it")
-            }
-            let brokers = try globals.brokerEndpoints(profile: nil)
-            let device = try ProfileStore.checkedDeviceID(globals.device ?? Profile.newDeviceID())
-            let tls = globals.clientTLS(profile: nil)
+            let new = try NewProfile(globals, force: force)
             let signIn = try await LifeSignalClient.signIn(
-                host: brokers[0].host, port: brokers[0].port, code: code.uppercased(), device: device, platform: platform,
-                responseTimeoutMs: try globals.responseTimeoutMs(), tls: tls)
-            let profile = Profile(userID: signIn.user.id, token: signIn.deviceToken, device: device,
-                                  broker: brokers.map(\.description).joined(separator: ","), tls: tls)
-            try store.saveProfile(profile, as: profileName)
+                host: new.broker.host, port: new.broker.port, code: code.uppercased(), device: new.device,
+                platform: platform, responseTimeoutMs: new.responseTimeoutMs, tls: new.tls)
+            try new.save(userID: signIn.user.id, token: signIn.deviceToken)
             CommandResult(
-                fields: ["user": signIn.user.json, "profile": .string(profileName), "device": .string(device)],
-                text: "signed in as \(signIn.user.name) (\(signIn.user.id)): profile '\(profileName)', device \(device)"
+                fields: ["user": signIn.user.json, "profile": .string(new.name), "device": .string(new.device)],
+                text: "signed in as \(signIn.user.name) (\(signIn.user.id)): profile '\(new.name)', device \(new.device)"
             ).print(json: globals.json)
         }
     }
