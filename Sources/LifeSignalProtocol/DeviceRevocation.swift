@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Which device a framed event revokes (§12): a `devices.changed` event naming `revoked`. Every
 /// connection is handed each of its user's events; the revoked device's connections read this
 /// to close with `revoked` instead, on whichever broker holds them, as the event reaches it.
@@ -13,11 +19,16 @@ public enum DeviceRevocation {
     }
 
     /// The framed body starts as `Outbound` writes every event: `{"op":"event","seq":N,"event":"devices.changed"`.
+    /// Compared with memcmp: a generic slice comparison took about 160 ns an event, this about 26
+    /// (bench/revocation-check.sh; docs/BENCHMARKS.md, "The revocation check").
     private static func isDevicesChanged(_ frame: [UInt8]) -> Bool {
-        var index = 4 + envelopeStart.count
-        guard frame.count > index + eventName.count, frame[4..<index].elementsEqual(envelopeStart) else { return false }
-        while index < frame.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(frame[index]) { index += 1 }
-        return frame.count >= index + eventName.count && frame[index..<(index + eventName.count)].elementsEqual(eventName)
+        frame.withUnsafeBufferPointer { bytes in
+            guard let base = bytes.baseAddress, bytes.count > 4 + envelopeStart.count + eventName.count,
+                  memcmp(base + 4, envelopeStart, envelopeStart.count) == 0 else { return false }
+            var index = 4 + envelopeStart.count
+            while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 { index += 1 }
+            return bytes.count >= index + eventName.count && memcmp(base + index, eventName, eventName.count) == 0
+        }
     }
 
     private static let envelopeStart = Array(#"{"op":"event","seq":"#.utf8)
