@@ -47,16 +47,25 @@ public enum Event: Sendable, Equatable {
         }
     }
 
-    /// Reads an event as a device receives it; an unknown name is `.unknown`, whatever its data.
+    /// Reads an event as a device receives it; an unknown name is `.unknown`, whatever its data,
+    /// and so is a notification's event whose notification is of a type this version does not know.
     public init(name: String, data: JSONValue) throws(ProtocolError) {
         switch name {
         case EventName.userUpdated: self = .userUpdated(try User(json: Self.field(FieldName.user, of: data)))
         case EventName.contactUpdated: self = .contactUpdated(try Contact(json: Self.field(FieldName.contact, of: data)))
         case EventName.contactRemoved: self = .contactRemoved(contactID: try Self.string(FieldName.contactID, of: data))
         case EventName.notificationAdded:
-            self = .notificationAdded(try Notification(json: Self.field(FieldName.notification, of: data)))
+            guard let notification = try Notification.ofKnownType(json: Self.field(FieldName.notification, of: data)) else {
+                self = .unknown(name: name)
+                return
+            }
+            self = .notificationAdded(notification)
         case EventName.notificationUpdated:
-            self = .notificationUpdated(try Notification(json: Self.field(FieldName.notification, of: data)))
+            guard let notification = try Notification.ofKnownType(json: Self.field(FieldName.notification, of: data)) else {
+                self = .unknown(name: name)
+                return
+            }
+            self = .notificationUpdated(notification)
         case EventName.notificationDeleted: self = .notificationDeleted(id: try Self.string(FieldName.id, of: data))
         case EventName.notificationsReadAll:
             guard let count = try Self.field(FieldName.count, of: data).intValue else {

@@ -57,6 +57,15 @@ public struct Notification: Sendable, Hashable, JSONFields {
         writer.field("alertData", alertData)
     }
 
+    /// A notification as a device reads it, nil when its `type` is one this version does not
+    /// know (a newer broker's): skipped rather than refused, as an unknown event is (§6).
+    public static func ofKnownType(json: JSONValue) throws(ProtocolError) -> Notification? {
+        if case .object(let object) = json, let type = object["type"]?.stringValue, NotificationType(rawValue: type) == nil {
+            return nil
+        }
+        return try Notification(json: json)
+    }
+
     /// Nullable fields may also be absent.
     public init(json: JSONValue) throws(ProtocolError) {
         let context = "notification"

@@ -87,7 +87,8 @@ public enum Reply: Sendable, Equatable {
         case Op.notificationsList:
             let unread = try fields.int(FieldName.unreadCount)
             guard unread >= 0 else { throw .badRequest("field '\(FieldName.unreadCount)' must not be negative") }
-            self = .notifications(try Self.list(FieldName.notifications, of: fields, Notification.init(json:)),
+            self = .notifications(try Self.list(FieldName.notifications, of: fields, Notification.ofKnownType(json:))
+                                    .compactMap { $0 },
                                   unreadCount: unread)
         case Op.notificationsReadAll: self = .readAll(count: try fields.int(FieldName.count))
         case Op.signin:

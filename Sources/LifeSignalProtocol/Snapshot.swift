@@ -39,8 +39,9 @@ public struct Snapshot: Sendable, Equatable, JSONFields {
         }
         self.contacts = contacts
         var notifications: [Notification] = []
-        for notification in try object.array("notifications", in: context) {
-            notifications.append(try Notification(json: notification))
+        // A newer broker's types are left out: the rest of the state still reads.
+        for json in try object.array("notifications", in: context) {
+            if let notification = try Notification.ofKnownType(json: json) { notifications.append(notification) }
         }
         self.notifications = notifications
         let unread = try object.int("unreadCount", in: context)

@@ -31,6 +31,26 @@ import Testing
         #expect(Set(Self.events.map(\.name)) == Set(EventName.all))
     }
 
+    /// A newer broker's notification type: its events count (the seq moves on) and change nothing,
+    /// a snapshot and a page read without it; a known type with a bad field is still refused.
+    @Test func aNotificationOfATypeThisVersionDoesNotKnowIsSkipped() throws {
+        var newer = try #require(Self.notification.json.objectValue)
+        newer["type"] = "birthday"
+        let data: JSONValue = ["notification": .object(newer)]
+        #expect(try Event(name: EventName.notificationAdded, data: data) == .unknown(name: EventName.notificationAdded))
+        #expect(try Event(name: EventName.notificationUpdated, data: data) == .unknown(name: EventName.notificationUpdated))
+        let snapshot = Snapshot(seq: 3, user: User(id: "u_1", name: "Ann", qrCode: "QR1", createdAt: 5), contacts: [],
+                                notifications: [Self.notification], unreadCount: 2)
+        var snapshotJSON = try #require(snapshot.json.objectValue)
+        snapshotJSON["notifications"] = .array([.object(newer), Self.notification.json])
+        #expect(try Snapshot(json: .object(snapshotJSON)).notifications == [Self.notification])
+        let page: JSONObject = ["notifications": .array([.object(newer), Self.notification.json]), "unreadCount": 2]
+        #expect(try Reply(answering: Op.notificationsList, fields: page) == .notifications([Self.notification], unreadCount: 2))
+        var broken = try #require(Self.notification.json.objectValue)
+        broken["isRead"] = "no"
+        #expect(throws: ProtocolError.self) { try Event(name: EventName.notificationAdded, data: ["notification": .object(broken)]) }
+    }
+
     @Test func anEventOfAnotherVersionIsUnknownAndAKnownOneWithBadDataIsRefused() throws {
         #expect(try Event(name: "contact.renamed", data: ["anything": 1]) == .unknown(name: "contact.renamed"))
         #expect(throws: ProtocolError.badRequest("missing field 'contactId'")) {
