@@ -75,21 +75,19 @@ struct ClientTLSContext: Sendable {
     }
 }
 
-/// A TLS error as a person reads it: "TLS handshake failed: CERTIFICATE_VERIFY_FAILED".
+/// A TLS handshake that failed, as a person reads it: "TLS handshake failed:
+/// CERTIFICATE_VERIFY_FAILED". Only the handshake's errors: the broker was never reached and
+/// nothing was sent but `hello`. Any other TLS error (an unclean shutdown of a live link, say)
+/// ends a connection that may have carried requests, so it is a lost connection, not this.
 struct TLSFailure: CustomStringConvertible {
     let description: String
 
     init?(_ error: any Error) {
-        if let extra = error as? NIOSSLExtraError {
-            description = extra == .failedToValidateHostname
-                ? "TLS: the broker's certificate is not for the name or address connected to" : "TLS failed: \(extra)"
+        if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
+            description = "TLS: the broker's certificate is not for the name or address connected to"
             return
         }
-        guard let error = error as? NIOSSLError else { return nil }
-        guard case .handshakeFailed(let cause) = error else {
-            description = "TLS failed: \(error)"
-            return
-        }
+        guard case .handshakeFailed(let cause)? = error as? NIOSSLError else { return nil }
         // BoringSSL's "error:…:SSL routines:OPENSSL_internal:REASON at file:line": the reason.
         let text = "\(cause)"
         let reason = text.range(of: "OPENSSL_internal:").map { text[$0.upperBound...].prefix { $0 != " " } }

@@ -82,4 +82,29 @@ struct TLSProxyTests {
             }
         }
     }
+
+    /// A live link that ends without TLS's close_notify (the proxy killed) is a lost connection,
+    /// as any: requests on it may have run. Only a failed handshake is a connection that never
+    /// reached the broker (which `lsclient --queue` takes as nothing sent).
+    @Test func aLiveTLSLinkThatDiesIsLostNotFailed() async throws {
+        let tls = ClientTLS(trust: .certificateAuthorities(pemFiles: [certificates.caFile]))
+        let alice = try await LifeSignalClient.register(host: "localhost", port: proxy.port, name: "Alice", tls: tls)
+        let client = try LifeSignalClient(configuration: ClientConfiguration(
+            host: "localhost", port: proxy.port, userID: alice.user.id, token: alice.token, deviceID: "phone",
+            reconnect: .disabled, tls: tls))
+        _ = try await client.connect()
+        proxy.stop()
+        var ended: LifeSignalClientError?
+        for await event in client.events {
+            if case .disconnected(let error, _) = event {
+                ended = error
+                break
+            }
+        }
+        guard case .connectionLost? = ended else {
+            Issue.record("a live TLS link lost is connection_lost: \(String(describing: ended))")
+            return
+        }
+        await client.close()
+    }
 }
