@@ -4,9 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Which device a framed event revokes (§12): a `devices.changed` event naming `revoked`. Every
-/// connection is handed each of its user's events; the revoked device's connections read this
-/// to close with `revoked` instead, on whichever broker holds them, as the event reaches it.
+/// Which device a framed event revokes (§12): a `devices.changed` event naming `revoked`. Each
+/// delivery of an event to a user's connections (on whichever broker holds them) reads this once,
+/// and the revoked device's connections are closed with `revoked` instead of being sent it.
 public enum DeviceRevocation {
     /// The `revoked` device of a framed `devices.changed` event, nil for any other frame. Every
     /// event passes here, so the others are told apart by the bytes after the seq, unparsed.

@@ -143,7 +143,7 @@ private final class RecordingConnection: FeedConnection {
 
     init(baseline: Int64) { baselineSeq = baseline }
 
-    func sendEvent(seq: Int64, frame: [UInt8]) {
+    func sendEvent(seq: Int64, frame: [UInt8], revoking: String?) {
         guard seq > baselineSeq, !isClosed else { return }
         seqs.append(seq)
     }

@@ -112,7 +112,8 @@ final class DeviceFeed<Connection: FeedConnection>: @unchecked Sendable {
 
     private func send(seq: Int64, frame: [UInt8]) {
         delivered = seq
-        for connection in connections.values { connection.sendEvent(seq: seq, frame: frame) }
+        let revoked = DeviceRevocation.revokedDevice(inEventFrame: frame)
+        for connection in connections.values { connection.sendEvent(seq: seq, frame: frame, revoking: revoked) }
     }
 
     private func finishedSending() {

@@ -264,11 +264,9 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         tcp.closeAfterFlush()
     }
 
-    func sendEvent(seq: Int64, frame: [UInt8]) {
+    func sendEvent(seq: Int64, frame: [UInt8], revoking: String?) {
         guard seq > baselineSeq, !tcp.isClosed else { return }
-        if let device = attachment?.deviceID, DeviceRevocation.revokedDevice(inEventFrame: frame) == device {
-            return revoked()
-        }
+        if let revoking, revoking == attachment?.deviceID { return revoked() }
         write(frame)
     }
 

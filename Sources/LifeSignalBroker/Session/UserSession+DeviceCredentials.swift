@@ -6,7 +6,7 @@ import LifeSignalRules
 /// listed, memory following their effects (a failed commit reloads the user).
 extension UserSession {
     /// `device.revoke`. The event closes the revoked device's connections as it reaches them
-    /// (`ClientConnection.sendEvent`).
+    /// (`deliver`).
     func revokeDevice(_ mutation: inout Mutation,
                       _ rule: ([DeviceInfo], inout Step) throws(ProtocolError) -> Reply) throws(ProtocolError) -> Reply {
         var step = Step(now: mutation.now, accounts: [], ids: RandomIDs())

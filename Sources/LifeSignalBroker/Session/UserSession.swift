@@ -114,7 +114,8 @@ actor UserSession: LoopIsolated {
     /// Sends a committed event to every online device that has not had it through its catch-up.
     func deliver(seq: Int64, frame: [UInt8]) {
         recentEvents.append(seq: seq, frame: frame)
-        for device in online { device.connection.sendEvent(seq: seq, frame: frame) }
+        let revoked = DeviceRevocation.revokedDevice(inEventFrame: frame)
+        for device in online { device.connection.sendEvent(seq: seq, frame: frame, revoking: revoked) }
     }
 
     /// Every device this user has, as `devices.list` shows them.
