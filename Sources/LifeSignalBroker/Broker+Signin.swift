@@ -30,8 +30,12 @@ extension Broker {
                 case .success(nil), .failure(is LinkCodeNotValid):
                     broker.recordFailedHello(from: connection)
                     connection.complete(ticket, with: Self.unknownLinkCode, rid: rid)
-                case .failure:
-                    connection.complete(ticket, with: ProtocolError(.internal, "the device could not be signed in"), rid: rid)
+                case .failure(let error):
+                    // The rules' or the session's own answer (`overloaded` while the user reloads);
+                    // on a cluster, whether a commit may have happened; else nothing was changed.
+                    let answer = broker.cluster != nil ? ClusterNode.protocolError(error)
+                        : error as? ProtocolError ?? ProtocolError(.internal, "the device could not be signed in")
+                    connection.complete(ticket, with: answer, rid: rid)
                 }
             }
         }

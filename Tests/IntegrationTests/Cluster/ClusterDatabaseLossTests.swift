@@ -50,6 +50,32 @@ struct ClusterDatabaseLossTests {
         #expect(acknowledged.isSubset(of: stored), "\(acknowledged.subtracting(stored))")
     }
 
+    /// The device credential ops (§12) with PostgreSQL gone: `internal` or `overloaded`, never
+    /// `unauthenticated` for a code that is fine, nor `not_found` for a device that is there; once
+    /// it is back, the code signs the device in and the device is revoked.
+    @Test func linkingAndRevokingAreAnsweredMeanwhileAndWorkOnceItIsBack() throws {
+        let server = try ThrowawayPostgres()
+        let broker = try BrokerProcess(arguments: ["--postgres", server.url, "--broker-id", "lonely"])
+        let (alice, _) = try RawConnection.authenticated(port: broker.port)
+        let code = try #require(alice.request(Op.deviceLink)?.okFields?["code"]?.stringValue)
+
+        try server.stop()
+        let refusedCodes: Set<ProtocolError.Code> = [.internal, .overloaded]
+        let signin = try RawConnection(port: broker.port).request(Op.signin, ["code": .string(code), "device": "tablet"])
+        #expect(signin?.errorCode.map(refusedCodes.contains) == true, "\(String(describing: signin))")
+        let revoke = alice.request(Op.deviceRevoke, ["device": "raw"])
+        #expect(revoke?.errorCode.map(refusedCodes.contains) == true, "\(String(describing: revoke))")
+        let link = alice.request(Op.deviceLink)
+        #expect(link?.errorCode.map(refusedCodes.contains) == true, "\(String(describing: link))")
+
+        try server.start()
+        let tablet = try RawConnection(port: broker.port)
+        #expect(eventually(timeout: .seconds(60)) {
+            tablet.request(Op.signin, ["code": .string(code), "device": "tablet"])?.okFields != nil
+        }, "the code was not spent while the store was gone")
+        #expect(alice.request(Op.deviceRevoke, ["device": "tablet"])?.okFields != nil)
+    }
+
     @Test func aBrokerThatCannotReachPostgreSQLAtStartExitsWithAClearError() throws {
         let unused = "postgres://postgres@127.0.0.1:1/nothing"
         #expect {
