@@ -22,6 +22,25 @@ struct FailedHelloLimitTests {
         #expect(elsewhere.hello(alice)?.okFields != nil)
     }
 
+    /// §12: an unknown link code is a failed hello too; over the limit a `signin` is refused
+    /// unchecked, as a `hello` is.
+    @Test func aGuessedLinkCodeCountsAsAFailedHello() throws {
+        let broker = try BrokerProcess(arguments: ["--failed-hellos-per-second", "0.01"])
+        // Alice's phone is elsewhere: only the guesser's address uses up the limit.
+        let alice = try RawConnection(port: broker.port, source: "127.0.0.2")
+        let credential = try #require(alice.register(name: "Alice"))
+        #expect(alice.hello(credential)?.okFields != nil)
+        let code = try #require(alice.request(Op.deviceLink)?.okFields?["code"]?.stringValue)
+        let guesser = try RawConnection(port: broker.port)
+        #expect(guesser.request(Op.signin, ["code": "ZZZZ2222", "device": "tablet"])?.errorCode == .unauthenticated)
+
+        let device = try RawConnection(port: broker.port)
+        #expect(device.hello(credential)?.errorCode == .rateLimited)
+        let signin = try RawConnection(port: broker.port)
+        #expect(signin.request(Op.signin, ["code": .string(code), "device": "tablet"])?.errorCode == .rateLimited)
+        #expect(signin.waitForClose())
+    }
+
     @Test func goodHellosDoNotCount() throws {
         let broker = try BrokerProcess(arguments: ["--failed-hellos-per-second", "0.01"])
         let (_, alice) = try RawConnection.authenticated(port: broker.port)
