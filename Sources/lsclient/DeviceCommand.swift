@@ -1,9 +1,4 @@
 import ArgumentParser
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
 import LifeSignalClient
 import LifeSignalProtocol
 
@@ -59,7 +54,7 @@ struct DeviceCommand: AsyncParsableCommand {
             try await OneShot.run(globals) { client, _ in
                 let link = try await client.linkDevice()
                 let fields: JSONObject = ["code": .string(link.code), "expiresAt": .int(link.expiresAt)]
-                guard isatty(1) != 0 else { return CommandResult(fields: fields, text: link.code) }
+                guard Style.isTerminal else { return CommandResult(fields: fields, text: link.code) }
                 let lines = [TerminalQRCode.render(link.code), "link code \(link.code), valid until \(Readable.time(link.expiresAt))",
                              "on the new device: lsclient --profile NAME signin \(link.code)"]
                 return CommandResult(fields: fields, text: lines.compactMap { $0 }.joined(separator: "\n"))
@@ -80,9 +75,10 @@ struct DeviceCommand: AsyncParsableCommand {
 
         func run() async throws {
             try await OneShot.run(globals) { [device] client, _ in
-                let result = try await client.request(.deviceRevoke(device: device))
+                // The library's: revoking this very device signs it out (no reconnect).
+                try await client.revokeDevice(device)
                 let signedOut = device == client.configuration.deviceID
-                return CommandResult(fields: result, text: signedOut ? "signed out: device \(device) revoked" : "device \(device) revoked")
+                return CommandResult(fields: [:], text: signedOut ? "signed out: device \(device) revoked" : "device \(device) revoked")
             }
         }
     }

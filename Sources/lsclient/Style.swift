@@ -8,8 +8,11 @@ import Darwin
 /// a scrolling `watch`. Only when standard output is a terminal and NO_COLOR is not set
 /// (https://no-color.org), so pipes, files and tests always get plain text.
 enum Style {
+    /// Standard output is a terminal (a person reads it), not a pipe or a file.
+    static let isTerminal = isatty(1) != 0
+
     static let isEnabled = isEnabled(
-        isTerminal: isatty(1) != 0, noColor: Environment.value("NO_COLOR"), term: Environment.value("TERM"))
+        isTerminal: isTerminal, noColor: Environment.value("NO_COLOR"), term: Environment.value("TERM"))
 
     /// The decision, apart from the process it is made for.
     static func isEnabled(isTerminal: Bool, noColor: String?, term: String?) -> Bool {
