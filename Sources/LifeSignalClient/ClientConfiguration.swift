@@ -18,7 +18,8 @@ public struct ClientConfiguration: Sendable {
     public var token: String
     /// Called before every connection attempt for the token to say `hello` with (from the
     /// keychain, say, or renewed): a device's token that changed is used at the next attempt
-    /// without a new client. A throw fails that attempt (`connectionFailed`); nil: `token`.
+    /// without a new client. A throw fails that attempt (`connectionFailed`), and so does no
+    /// answer within `responseTimeoutMs` (`timedOut`); nil: `token`.
     public var credentials: (@Sendable () async throws -> String)?
     /// 1–64 characters of `[A-Za-z0-9._:-]`; one connection per (user, device).
     public var deviceID: String

@@ -28,6 +28,8 @@ final class ClientTimers: @unchecked Sendable {
     let reconnect: LoopTimer
     let answer: LoopTimer
     let stateCache: LoopTimer
+    /// How long the credentials provider has to give a token for an attempt.
+    let credentials: LoopTimer
     /// The answer timer will fire: at or before the deadline of the oldest request in flight.
     var answerTimerIsArmed = false
 
@@ -36,6 +38,7 @@ final class ClientTimers: @unchecked Sendable {
         reconnect = LoopTimer(loop: loop)
         answer = LoopTimer(loop: loop)
         stateCache = LoopTimer(loop: loop)
+        credentials = LoopTimer(loop: loop)
     }
 
     func stopKeepalive() { keepalive.stop() }
@@ -47,6 +50,7 @@ final class ClientTimers: @unchecked Sendable {
         reconnect.stop()
         answer.stop()
         stateCache.stop()
+        credentials.stop()
         answerTimerIsArmed = false
     }
 }

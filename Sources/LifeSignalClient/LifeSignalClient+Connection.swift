@@ -36,6 +36,11 @@ extension LifeSignalClient {
         guard !anonymous, let credentials = configuration.credentials else {
             return connect(attempt: thisAttempt, anonymous: anonymous, token: configuration.token)
         }
+        // A provider that never answers (a keychain prompt left open) fails the attempt in time.
+        let timeout = configuration.responseTimeoutMs
+        timers.credentials.start(afterMs: timeout) { [weak self] in
+            self?.assumeIsolated { $0.credentialsArrived(.failure(CredentialsTimeout(ms: timeout)), attempt: thisAttempt) }
+        }
         Task { [weak self] in
             let token: Result<String, any Error>
             do {
@@ -47,12 +52,20 @@ extension LifeSignalClient {
         }
     }
 
+    /// The provider's token, or its failure, or the timeout: whichever comes first for the attempt.
     private func credentialsArrived(_ token: Result<String, any Error>, attempt: UInt64) {
         guard attempt == self.attempt, lifecycle == .connecting else { return }
+        timers.credentials.stop()
         switch token {
         case .success(let token): connect(attempt: attempt, anonymous: false, token: token)
+        case .failure(let timeout as CredentialsTimeout):
+            attemptEnded(reason: .timedOut("no credentials from the provider within \(timeout.ms) ms"))
         case .failure(let error): attemptEnded(reason: .connectionFailed("no credentials: \(error)"))
         }
+    }
+
+    private struct CredentialsTimeout: Error {
+        let ms: UInt64
     }
 
     private func connect(attempt thisAttempt: UInt64, anonymous: Bool, token: String) {

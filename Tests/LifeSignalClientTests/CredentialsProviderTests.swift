@@ -57,4 +57,27 @@ struct CredentialsProviderTests {
         }
         await refused.close()
     }
+
+    /// A provider that never answers (a keychain prompt left open) fails the attempt within
+    /// `responseTimeoutMs`, as a broker that never answers does.
+    @Test func aProviderThatNeverAnswersTimesOut() async throws {
+        let broker = try TestBroker()
+        defer { broker.stop() }
+        let alice = try await LifeSignalClient.register(host: broker.host, port: broker.port, name: "Alice")
+        var configuration = ClientConfiguration(host: broker.host, port: broker.port, userID: alice.user.id,
+                                                token: alice.token, deviceID: "phone", reconnect: .disabled,
+                                                responseTimeoutMs: 200)
+        configuration.credentials = {
+            try await Task.sleep(for: .seconds(3600))
+            return alice.token
+        }
+        let client = try LifeSignalClient(configuration: configuration)
+        await #expect {
+            try await client.connect()
+        } throws: { error in
+            guard case .timedOut(let reason) = error as? LifeSignalClientError else { return false }
+            return reason.contains("no credentials")
+        }
+        await client.close()
+    }
 }
