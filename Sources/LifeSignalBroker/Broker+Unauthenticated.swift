@@ -92,8 +92,9 @@ extension Broker {
             // One answer for an unknown user and a wrong token: it must not reveal which (§3).
             // An unknown user's token is checked too, against a hash no token has, so that both
             // answers cost the same hashing.
-            let (accountHash, deviceHash) = session?.onLoop { ($0.tokenHash, $0.deviceCredentials[hello.deviceID].flatMap { TokenHash($0.tokenHash) }) }
-                ?? (Self.noUsersTokenHash, nil)
+            let (accountHash, deviceHash) = session?.onLoop { session in
+                (session.tokenHash, session.deviceCredentials[hello.deviceID].flatMap { TokenHash($0.tokenHash) })
+            } ?? (Self.noUsersTokenHash, nil)
             guard HelloCredential.admits(token: hello.token, accountHash: accountHash, deviceHash: deviceHash),
                   let session else {
                 self.recordFailedHello(from: connection)
