@@ -72,6 +72,10 @@ extension StoreChange {
         case .grantDeviceCredential(let userID, let deviceID, let tokenHash, let linkedAt):
             self = .grantDeviceCredential(DeviceCredential(key: DeviceKey(userID: userID, deviceID: deviceID),
                                                            tokenHash: tokenHash, linkedAt: linkedAt))
+        case .movePushToken(let token, let userID, let deviceID, let platform):
+            self = .movePushToken(token: token, to: DeviceKey(userID: userID, deviceID: deviceID), platform: platform)
+        case .clearPushToken(let userID, let deviceID):
+            self = .clearPushToken(DeviceKey(userID: userID, deviceID: deviceID), ifToken: nil)
         }
     }
 }

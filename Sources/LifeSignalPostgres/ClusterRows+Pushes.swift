@@ -26,9 +26,18 @@ extension ClusterRows {
     package static func deviceInfos(of userID: String, on connection: PostgresConnection, logger: Logger) async throws
         -> [DeviceInfo]
     {
+        try await devicesWithPushTokens(of: userID, on: connection, logger: logger).listed
+    }
+
+    /// `deviceInfos`, and the push token each device holds (`DeviceRules.changePushToken`).
+    package static func devicesWithPushTokens(of userID: String, on connection: PostgresConnection, logger: Logger)
+        async throws -> (listed: [DeviceInfo], pushTokens: [String: String])
+    {
         let (devices, online) = try await self.devices(of: userID, on: connection, logger: logger)
         let credentials = try await deviceCredentials(of: userID, on: connection, logger: logger)
-        return DeviceInfo.listing(devices, credentials: credentials, online: online)
+        let pushTokens = Dictionary(devices.compactMap { device in device.pushToken.map { (device.key.deviceID, $0) } },
+                                    uniquingKeysWith: { first, _ in first })
+        return (DeviceInfo.listing(devices, credentials: credentials, online: online), pushTokens)
     }
 
     package static func deviceCredentials(of userID: String, on connection: PostgresConnection, logger: Logger)

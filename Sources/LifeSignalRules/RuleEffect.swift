@@ -35,6 +35,11 @@ public enum RuleChange: Sendable, Equatable {
     case spendLinkCode(code: String, userID: String, now: Int64)
     /// A device's own credential: the hash of its token, and when it was linked.
     case grantDeviceCredential(userID: String, deviceID: String, tokenHash: [UInt8], linkedAt: Int64)
+    /// The device's push token is `token`, its platform too when one is named; whichever device
+    /// held the token loses it, since a token is one phone's address (`device.register`).
+    case movePushToken(token: String, userID: String, deviceID: String, platform: String?)
+    /// The device has no push token (`device.unregister`).
+    case clearPushToken(userID: String, deviceID: String)
 }
 
 /// Where the rules take the ids of new pings, alerts and notifications, and new QR codes, from:

@@ -2,7 +2,8 @@ import Foundation
 import LifeSignalProtocol
 import Testing
 
-/// PROTOCOL.md §5 device.register / device.unregister / devices.list on a raw socket.
+/// PROTOCOL.md §5 device.register / device.unregister / devices.list on a raw socket, and §12's
+/// `devices.changed` when a push token changes.
 @Suite("Devices and push tokens", .serialized)
 struct DeviceTests {
     let broker: BrokerProcess
@@ -60,5 +61,37 @@ struct DeviceTests {
         #expect(listed["phone"]?["hasToken"]?.boolValue == true)
         #expect(listed["phone"]?["platform"]?.stringValue == "android")
         #expect(listed["phone"]?["online"]?.boolValue == false)
+    }
+
+    /// §12: `devices.changed` when a device's push token changes, to each of the user's devices (on
+    /// a cluster, on different brokers): a new token or platform, a token taken from another of
+    /// the user's devices, a token removed. The token and platform a device already has change
+    /// nothing.
+    @Test func aPushTokenChangeIsToldToEveryDeviceOfTheUser() throws {
+        let alice = try Person("Alice", port: broker.port, devices: 2)
+        _ = alice.settle()
+        let (phone, tablet) = (alice.devices[0], alice.devices[1])
+        #expect(phone.request(Op.deviceRegister, ["token": "fcm-phone", "platform": "ios"])?.okFields != nil)
+        #expect(phone.request(Op.deviceRegister, ["token": "fcm-phone"])?.okFields != nil)
+        #expect(phone.request(Op.deviceRegister, ["token": "fcm-phone", "platform": "ios"])?.okFields != nil)
+        #expect(tablet.request(Op.deviceRegister, ["token": "fcm-phone", "platform": "android"])?.okFields != nil)
+        #expect(tablet.request(Op.deviceUnregister)?.okFields != nil)
+        #expect(phone.request(Op.deviceUnregister)?.okFields != nil)
+
+        // Each change as (device, platform, hasToken) by device.
+        let expected: [[String]] = [
+            ["device-0 ios token", "device-1 - none"],
+            ["device-0 ios none", "device-1 android token"],
+            ["device-0 ios none", "device-1 android none"],
+        ]
+        for events in alice.settle() {
+            let changes = events.named(EventName.devicesChanged).map { event in
+                (event.data["devices"]?.arrayValue ?? []).compactMap(\.objectValue).map { device in
+                    [device["device"]?.stringValue ?? "?", device["platform"]?.stringValue ?? "-",
+                     device["hasToken"]?.boolValue == true ? "token" : "none"].joined(separator: " ")
+                }
+            }
+            #expect(changes == expected)
+        }
     }
 }

@@ -150,6 +150,7 @@ struct FCMPushTests {
         let notificationID = try bobPingsAlice()
         #expect(fcm.wait { $0.sends.contains { $0.notificationID == notificationID } })
         #expect(aliceSecondDeviceHasToken(becoming: false) == false)
+        #expect(alice.phone.isTold(device: "device-1", hasToken: false), "devices.changed (§12)")
 
         // A later notification is neither recorded for that device nor sent.
         let later = try bobPingsAlice(clearingFirst: true)

@@ -144,6 +144,7 @@ struct UsersCommandTests {
         #expect(deviceObjects(of: alice).map { $0.bool(at: "hasToken") } == [false, false])
         let listed = traffic.alice.ok(Op.devicesList)["devices"]?.arrayValue?.compactMap(\.objectValue) ?? []
         #expect(listed.map { $0["hasToken"] } == [.bool(false), .bool(false)], "\(listed)")
+        #expect(traffic.alice.devices[1].isTold(device: "device-0", hasToken: false), "devices.changed (§12)")
 
         let again = try users(store + remote, ["--remove-token", "device-0", "alice"])
         #expect(again.status == 0 && again.stderr.contains("has no push token"), "\(again.stderr)")

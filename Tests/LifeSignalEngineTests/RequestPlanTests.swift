@@ -172,20 +172,13 @@ import Testing
         }
     }
 
-    @Test func aPushTokenChangeGivesTheRecordAndTheStoresChange() {
+    @Test func aPushTokenChangeIsStoredAsTheTokensMoveOrRemoval() {
         let key = DeviceKey(userID: "u_Bob", deviceID: "phone")
-        let record = DeviceRecord(key: key, platform: "ios", pushToken: "old", lastSeenAt: 7)
-        let kept = PushTokenChange.register(token: "new", platform: nil)
-        #expect(kept.applied(to: record) == DeviceRecord(key: key, platform: "ios", pushToken: "new", lastSeenAt: 7))
-        guard case .movePushToken("new", key, nil) = kept.storeChange(for: key) else {
-            Issue.record("a register is not stored as the token's move")
-            return
-        }
-        let named = PushTokenChange.register(token: "new", platform: "android")
-        #expect(named.applied(to: record).platform == "android")
-        #expect(PushTokenChange.unregister.applied(to: record).pushToken == nil)
-        guard case .clearPushToken(key, ifToken: nil) = PushTokenChange.unregister.storeChange(for: key) else {
-            Issue.record("an unregister is not stored as the token's removal")
+        guard case .movePushToken("new", key, "ios") = StoreChange(.movePushToken(token: "new", userID: "u_Bob",
+                                                                                 deviceID: "phone", platform: "ios")),
+              case .clearPushToken(key, ifToken: nil) = StoreChange(.clearPushToken(userID: "u_Bob", deviceID: "phone"))
+        else {
+            Issue.record("a push token change is stored as something else")
             return
         }
     }

@@ -40,13 +40,19 @@ extension ClusterDevice {
         }, finish: { [self] in committed($0) })
     }
 
-    /// `device.register` and `device.unregister` (§5), without the user's lock: a token changes
-    /// only this device's row, and whichever other row held it.
+    /// `device.register` and `device.unregister` (§5): `DeviceRules.changePushToken` over the
+    /// user's devices and their push tokens, read under their lock.
     func changePushToken(_ change: PushTokenChange, _ request: Request, from connection: ClientConnection,
                          keeping keep: ClusterExecutor.OperationKeep?) {
-        let storeChange = change.storeChange(for: DeviceKey(userID: userID, deviceID: deviceID))
-        answer(request, on: connection, { try await $0.commit([storeChange], keeping: keep, now: WallClock.nowMs()) },
-               finish: { .ok(.empty) })
+        let (userID, deviceID) = (self.userID, self.deviceID)
+        answer(request, on: connection, { executor in
+            try await executor.perform(as: userID, now: WallClock.nowMs(), keeping: keep, reading: { connection, logger in
+                try await ClusterRows.devicesWithPushTokens(of: userID, on: connection, logger: logger)
+            }) { (step, devices) throws(ProtocolError) in
+                try DeviceRules.changePushToken(change, of: deviceID, of: userID, devices: devices.listed,
+                                                pushTokens: devices.pushTokens, in: &step)
+            }
+        }, finish: { [self] in committed($0) })
     }
 
     /// `device.revoke` (§12): `rule` over the user's devices, read under their lock. The event

@@ -1,4 +1,5 @@
 import LifeSignalEngine
+import LifeSignalRules
 import LifeSignalUV
 
 /// An operator removes a device's push token through the running broker (`DELETE
@@ -20,16 +21,7 @@ extension Broker {
     private func removePushToken(userID: String, deviceID: String,
                                  done: @escaping @Sendable (Result<PushTokenRemoval, any Error>) -> Void) {
         if let cluster {
-            // Read, then cleared only if the device still holds what was read: a token registered
-            // in between stays.
-            cluster.run({ executor -> PushTokenRemoval in
-                guard let device = try await executor.devices(of: userID).first(where: { $0.key.deviceID == deviceID })
-                else { return .unknownDevice }
-                guard let token = device.pushToken else { return .noToken }
-                try await executor.commit([.clearPushToken(device.key, ifToken: token)])
-                return .removed
-            }, then: done)
-            return
+            return cluster.removePushToken(of: userID, deviceID: deviceID, ifToken: nil, then: done)
         }
         withSession(userID) { lookup in
             switch lookup {

@@ -19,8 +19,7 @@ extension Broker {
     func dropRejectedPushToken(_ push: PushMessage) {
         if let cluster {
             // Counted in the store backlog and logged through the throttle like any cluster work.
-            let device = DeviceKey(userID: push.userID, deviceID: push.deviceID)
-            cluster.run({ try await $0.commit([.clearPushToken(device, ifToken: push.token)]) }, then: { result in
+            cluster.removePushToken(of: push.userID, deviceID: push.deviceID, ifToken: push.token, then: { result in
                 if case .failure(let error) = result {
                     cluster.logThrottled(.warning, "could not remove a rejected push token", Self.metadata(push, error))
                 }

@@ -98,7 +98,8 @@ extension UserSession {
                 }
             }
             readAllCutoff = now
-        case .updateUser, .upsertContact, .deleteContact, .eraseUser, .revokeDevice, .spendLinkCode, .grantDeviceCredential:
+        case .updateUser, .upsertContact, .deleteContact, .eraseUser, .revokeDevice, .spendLinkCode, .grantDeviceCredential,
+             .movePushToken, .clearPushToken:
             break  // not a notification's: carried out with the step's accounts, or by the device rules
         }
     }

@@ -122,4 +122,10 @@ actor UserSession: LoopIsolated {
     var deviceInfos: [DeviceInfo] {
         DeviceInfo.listing(devices.values, credentials: deviceCredentials.values, online: Set(online.map(\.deviceID)))
     }
+
+    /// The push token each device holds, by device id.
+    var pushTokens: [String: String] {
+        Dictionary(devices.compactMap { record in record.pushToken.map { (record.key.deviceID, $0) } },
+                   uniquingKeysWith: { first, _ in first })
+    }
 }

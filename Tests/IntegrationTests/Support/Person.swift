@@ -111,6 +111,26 @@ extension RawConnection {
 extension Array where Element == ReceivedEvent {
     func named(_ name: String) -> [ReceivedEvent] { filter { $0.name == name } }
     var notifications: [JSONObject] { named(EventName.notificationAdded).compactMap(\.notification) }
+    /// Whether each device has a push token, by device, as each `devices.changed` lists them (§12).
+    var pushTokenListings: [[String: Bool]] {
+        named(EventName.devicesChanged).map { event in
+            let devices = (event.data["devices"]?.arrayValue ?? []).compactMap(\.objectValue)
+            return Dictionary(devices.map { ($0["device"]?.stringValue ?? "", $0["hasToken"]?.boolValue == true) },
+                              uniquingKeysWith: { first, _ in first })
+        }
+    }
+}
+
+extension RawConnection {
+    /// Whether a `devices.changed` that lists `device` with `hasToken` reaches this device (bounded:
+    /// a change the broker makes of its own commits after it is made).
+    func isTold(device: String, hasToken: Bool) -> Bool {
+        var told: [ReceivedEvent] = []
+        return eventually {
+            told += settle()
+            return told.pushTokenListings.contains { $0[device] == hasToken }
+        }
+    }
 }
 
 /// The usual cast: a fresh broker, Alice with two devices, and Bob her responder (Alice is

@@ -2,8 +2,8 @@ import LifeSignalEngine
 import LifeSignalProtocol
 import LifeSignalRules
 
-/// A device's own credential (§12) on the embedded broker: `DeviceRules` over the devices as
-/// listed, memory following their effects (a failed commit reloads the user).
+/// A user's devices (§5, §12) on the embedded broker: `DeviceRules` over the devices as listed,
+/// memory following their effects (a failed commit reloads the user).
 extension UserSession {
     /// `device.revoke`. The event closes the revoked device's connections as it reaches them
     /// (`deliver`).
@@ -37,7 +37,7 @@ extension UserSession {
 
     /// The device rules' effects: into the transaction and the session's memory, their events
     /// logged for the user's devices.
-    private func carryOut(_ step: Step, _ mutation: inout Mutation) {
+    func carryOut(_ step: Step, _ mutation: inout Mutation) {
         for effect in step.effects {
             switch effect {
             case .store(let change):
@@ -45,6 +45,8 @@ extension UserSession {
                 switch stored {
                 case .revokeDevice(let key): forgetDevice(key.deviceID)
                 case .grantDeviceCredential(let credential): deviceCredentials[credential.key.deviceID] = credential
+                case .movePushToken(let token, let key, let platform): movePushToken(token, to: key, platform: platform, &mutation)
+                case .clearPushToken(let key, _): clearPushToken(of: key)
                 default: break
                 }
                 mutation.changes.append(stored)
