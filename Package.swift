@@ -31,6 +31,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-transport-services.git", from: "1.28.0"),
     ],
     targets: [
         // The only place libuv is visible; LifeSignalUV wraps it for everyone else.
@@ -161,7 +162,8 @@ let package = Package(
         ),
         .target(
             name: "LifeSignalClient",
-            // No libuv: the transport is SwiftNIO's, with TLS from NIOSSL, so an iOS app can build it.
+            // No libuv: the transport is SwiftNIO's, sockets with NIOSSL here and Network.framework
+            // on Apple's platforms, so an iOS app can build it.
             dependencies: [
                 "LifeSignalProtocol",
                 // The broker's own rules, for the in-memory client of an app's tests and previews.
@@ -172,6 +174,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Apple's platforms connect through Network.framework (ClientTransport+Network).
+                .product(name: "NIOTransportServices", package: "swift-nio-transport-services",
+                         condition: .when(platforms: [.macOS, .iOS])),
             ],
             swiftSettings: strictSwift6
         ),

@@ -2,6 +2,10 @@ import Foundation
 import Crypto
 import NIOCore
 import NIOSSL
+#if canImport(Network)
+import Network
+import Security
+#endif
 
 /// TLS to the broker (PROTOCOL §1 puts none on the wire itself: production brokers sit behind a
 /// TLS-terminating proxy, deploy/stunnel). The certificate is checked against the system's roots,
@@ -32,46 +36,17 @@ public struct ClientTLS: Sendable, Equatable {
     public static let system = ClientTLS()
 }
 
-/// A client's TLS context, made once (loading roots and CA files costs), and a handler from it for
-/// each connection.
-struct ClientTLSContext: Sendable {
-    let settings: ClientTLS
-    private let context: NIOSSLContext
-
-    /// - Throws: a CA file that cannot be read or holds no certificate.
-    init(_ settings: ClientTLS) throws {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        configuration.minimumTLSVersion = .tlsv12
-        switch settings.trust {
-        case .system:
-            configuration.trustRoots = .default
-        case .certificateAuthorities(let files):
-            configuration.trustRoots = .certificates(try files.flatMap { try NIOSSLCertificate.fromPEMFile($0) })
-        case .pinnedPublicKeys:
-            // The pins decide, in `handler`'s callback (which BoringSSL skips under `.none`).
-            configuration.certificateVerification = .noHostnameVerification
-        }
-        self.settings = settings
-        context = try NIOSSLContext(configuration: configuration)
+extension ClientTLS {
+    /// The name a certificate must be for when connecting to `host`: `serverName`, else the host
+    /// unless it is an IP address (then the certificate must name that address).
+    func serverName(connectingTo host: String) -> String? {
+        serverName ?? ((try? SocketAddress(ipAddress: host, port: 0)) != nil ? nil : host)
     }
 
-    func handler(host: String) throws -> NIOSSLClientHandler {
-        let name = settings.serverName ?? (Self.isIPAddress(host) ? nil : host)
-        guard case .pinnedPublicKeys(let pins) = settings.trust else {
-            return try NIOSSLClientHandler(context: context, serverHostname: name)
-        }
-        let pinned = Set(pins)
-        return try NIOSSLClientHandler(context: context, serverHostname: name) { chain, promise in
-            let matches = chain.contains { certificate in
-                guard let key = try? certificate.extractPublicKey().toSPKIBytes() else { return false }
-                return pinned.contains(Data(SHA256.hash(data: key)).base64EncodedString())
-            }
-            promise.succeed(matches ? .certificateVerified : .failed)
-        }
-    }
-
-    private static func isIPAddress(_ host: String) -> Bool {
-        (try? SocketAddress(ipAddress: host, port: 0)) != nil
+    /// Whether `certificate` holds one of `pins`' keys (`Trust.pinnedPublicKeys`).
+    static func holdsPinnedKey(_ certificate: NIOSSLCertificate, pins: Set<String>) -> Bool {
+        guard let key = try? certificate.extractPublicKey().toSPKIBytes() else { return false }
+        return pins.contains(Data(SHA256.hash(data: key)).base64EncodedString())
     }
 }
 
@@ -83,6 +58,14 @@ struct TLSFailure: CustomStringConvertible {
     let description: String
 
     init?(_ error: any Error) {
+        #if canImport(Network)
+        // Network.framework fails the connect itself with the handshake's status.
+        if let error = error as? NWError, case .tls(let status) = error {
+            let message = SecCopyErrorMessageString(status, nil).map { $0 as String } ?? "OSStatus \(status)"
+            description = "TLS handshake failed: " + message
+            return
+        }
+        #endif
         if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
             description = "TLS: the broker's certificate is not for the name or address connected to"
             return

@@ -1,7 +1,6 @@
 import LifeSignalProtocol
 import Logging
 import NIOCore
-import NIOPosix
 
 // Connecting, reading, dropping and reconnecting. Everything here runs on the loop thread: socket
 // callbacks enter through `ClientLink` with `assumeIsolated`.
@@ -72,16 +71,8 @@ extension LifeSignalClient {
         let endpoint = self.endpoint
         logger.debug("connecting", metadata: ["lifesignal.attempt": "\(backoff.attempt)", "lifesignal.broker": "\(endpoint)"])
         let (tls, maxFrameBytes) = (self.tls, configuration.maxIncomingFrameBytes)
-        ClientBootstrap(group: loop)
-            .connectTimeout(.milliseconds(Int64(clamping: configuration.responseTimeoutMs)))
-            .channelOption(.socketOption(.tcp_nodelay), value: 1)
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    if let tls { try channel.pipeline.syncOperations.addHandler(try tls.handler(host: endpoint.host)) }
-                    try channel.pipeline.syncOperations.addHandler(LinkHandler())
-                }
-            }
-            .connect(host: endpoint.host, port: endpoint.port)
+        ClientTransport.connect(to: endpoint, tls: tls, timeout: .milliseconds(Int64(clamping: configuration.responseTimeoutMs)),
+                                on: loop)
             .whenComplete { [weak self] result in
                 guard let self else {
                     if case .success(let channel) = result { channel.close(promise: nil) }
@@ -104,7 +95,8 @@ extension LifeSignalClient {
         }
         switch result {
         case .failure(let error):
-            attemptEnded(reason: .connectionFailed("\(endpoint): \(error)"))
+            // On Network.framework a failed TLS handshake fails the connect.
+            attemptEnded(reason: .connectionFailed("\(endpoint): \(TLSFailure(error).map { "\($0)" } ?? "\(error)")"))
         case .success(let channel):
             guard let handler = try? channel.pipeline.syncOperations.handler(type: LinkHandler.self) else {
                 channel.close(promise: nil)
