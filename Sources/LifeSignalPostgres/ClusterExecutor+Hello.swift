@@ -25,22 +25,46 @@ public struct ClusterGreeting: Sendable {
     }
 }
 
+/// A `hello` whose token no longer lets the device in when the cluster looks again: under the
+/// user's lock in `attach`, in the greeting's snapshot. A device revoked (§12) while it said hello
+/// is refused there, so that its revocation is never in a catch-up it is sent but live, where it
+/// closes the connection.
+public struct HelloNotAdmitted: Error, Sendable {}
+
 extension ClusterExecutor {
-    /// Whether `token` is the user's (constant-time, against the stored hash). False for an
-    /// unknown user, after the same work.
-    /// Whether `token` lets `deviceID` of `userID` in: the account's token, or the device's own (§12).
+    /// Whether `token` lets `deviceID` of `userID` in: the account's token, or the device's own
+    /// (§12). Constant-time, against the stored hashes; false for an unknown user, after the same
+    /// work.
     public func authenticate(userID: String, token: String, deviceID: String) async throws -> Bool {
-        let stored = try await collect("""
+        let logger = self.logger
+        return try await database.withConnection { connection in
+            try await Self.admits(userID: userID, token: token, deviceID: deviceID, on: connection, logger: logger)
+        }
+    }
+
+    /// `authenticate` on `connection`, as the transaction it is in sees the rows.
+    private static func admits(userID: String, token: String, deviceID: String, on connection: PostgresConnection,
+                               logger: Logger) async throws -> Bool {
+        var stored: (account: [UInt8], device: [UInt8]?)?
+        for try await (account, device) in try await connection.query("""
             SELECT u.token_hash, d.token_hash FROM users u
             LEFT JOIN device_credentials d ON d.user_id = u.id AND d.device_id = \(deviceID)
             WHERE u.id = \(userID)
-            """) { row in
-            let (account, device) = try row.decode((ByteBuffer, ByteBuffer?).self)
-            return (Array(buffer: account), device.map { Array(buffer: $0) })
-        }.first
-        let accountHash = stored?.0 ?? Credentials.hash(token: "no such user")
+            """, logger: logger).decode((ByteBuffer, ByteBuffer?).self) {
+            stored = (Array(buffer: account), device.map { Array(buffer: $0) })
+        }
+        let accountHash = stored?.account ?? Credentials.hash(token: "no such user")
         return HelloCredential.admits(token: token, accountHash: TokenHash(accountHash),
-                                      deviceHash: stored?.1.flatMap(TokenHash.init))
+                                      deviceHash: stored?.device.flatMap(TokenHash.init))
+    }
+
+    /// Throws `HelloNotAdmitted` unless `token` (nil: not checked) lets the device in.
+    private static func checkAdmitted(_ token: String?, userID: String, deviceID: String,
+                                      on connection: PostgresConnection, logger: Logger) async throws {
+        guard let token else { return }
+        guard try await admits(userID: userID, token: token, deviceID: deviceID, on: connection, logger: logger) else {
+            throw HelloNotAdmitted()
+        }
     }
 
     /// Records the device (last seen now) and that `brokerID` holds its connection, and says the
@@ -50,13 +74,16 @@ extension ClusterExecutor {
     /// stored before replaces the least recently seen offline ones past `maxStored` (§10; 0: off).
     /// Returns the live broker that held the device until now, if another one did: its connection
     /// is to be `replaced` (§3).
+    /// `admitting`: the hello's token, checked under the lock (`HelloNotAdmitted`), so that a
+    /// device revoked meanwhile is not stored again.
     @discardableResult
     public func attach(userID: String, deviceID: String, platform: String?, brokerID: String, now: Int64,
-                       maxOnline: Int = 0, maxStored: Int = 0) async throws -> String?
+                       maxOnline: Int = 0, maxStored: Int = 0, admitting token: String? = nil) async throws -> String?
     {
         let logger = self.logger
         return try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             try await connection.query("SELECT id FROM users WHERE id = \(userID) FOR UPDATE", logger: logger).drain()
+            try await Self.checkAdmitted(token, userID: userID, deviceID: deviceID, on: connection, logger: logger)
             let (stored, online) = try await ClusterRows.devices(of: userID, on: connection, logger: logger)
             let key = DeviceKey(userID: userID, deviceID: deviceID)
             let attachment = try DeviceAttachment(
@@ -68,8 +95,7 @@ extension ClusterExecutor {
             try await connection.query(
                 "INSERT INTO brokers (broker_id) VALUES (\(brokerID)) ON CONFLICT (broker_id) DO NOTHING",
                 logger: logger).drain()
-            // What the hello says, not the whole `attachment.record`: `device.register` changes a
-            // device's token and platform without this user's lock.
+            // What the hello says, not the whole `attachment.record`.
             try await connection.query("""
                 INSERT INTO devices (user_id, device_id, platform, last_seen_at)
                 VALUES (\(userID), \(deviceID), \(platform), \(attachment.record.lastSeenAt))
@@ -110,12 +136,19 @@ extension ClusterExecutor {
 
     /// What a device saying `hello` is sent: the user, the head seq and the catch-up up to that
     /// head (`CatchUpPlan`), read in one snapshot of the database.
+    /// `admitting`: the device and the token of its hello, checked in the same snapshot as the head
+    /// (`HelloNotAdmitted`): a revocation the catch-up holds is one the token no longer passes.
     public func greeting(of userID: String, resume: Int64?, recentNotifications: Int = Validate.notificationPage,
-                         maxOutboundBytes: Int = .max) async throws -> ClusterGreeting
+                         maxOutboundBytes: Int = .max, admitting: (deviceID: String, token: String)? = nil)
+        async throws -> ClusterGreeting
     {
         let (logger, history) = (self.logger, notificationHistory)
         return try await Self.unwrapped { try await database.withTransaction(logger: logger) { connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ", logger: logger).drain()
+            if let admitting {
+                try await Self.checkAdmitted(admitting.token, userID: userID, deviceID: admitting.deviceID,
+                                             on: connection, logger: logger)
+            }
             var head: (seq: Int64, oldest: Int64)?
             for try await row in try await connection.query(
                 "SELECT seq, oldest_retained_seq FROM users WHERE id = \(userID)", logger: logger).decode((Int64, Int64).self) {

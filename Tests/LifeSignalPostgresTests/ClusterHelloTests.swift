@@ -29,6 +29,39 @@ import Testing
         }
     }
 
+    /// A device revoked (§12) while it says hello: its token is checked again under the lock as
+    /// it is stored, and in the snapshot its catch-up is read from, so the revocation never
+    /// reaches it in a catch-up (where nothing would close it) and it is not stored again.
+    @Test func aHelloIsRefusedOnceTheDeviceIsRevokedAndDoesNotStoreItAgain() async throws {
+        try await cluster.withCluster(brokers: 1) { brokers in
+            let executor = brokers[0]
+            try await executor.create(User(id: "u_Alice", name: "Alice", qrCode: "qr_Alice", createdAt: 0),
+                                      tokenHash: Credentials.hash(token: "right"))
+            let tablet = DeviceKey(userID: "u_Alice", deviceID: "tablet")
+            try await executor.commit([.grantDeviceCredential(DeviceCredential(
+                key: tablet, tokenHash: Credentials.hash(token: "tablets"), linkedAt: 1))])
+            _ = try await executor.attach(userID: "u_Alice", deviceID: "tablet", platform: nil, brokerID: "b", now: 2,
+                                          admitting: "tablets")
+            #expect(try await executor.greeting(of: "u_Alice", resume: nil, admitting: ("tablet", "tablets")).head == 0)
+
+            _ = try await executor.perform(as: "u_Alice", now: 3, reading: { connection, logger in
+                try await ClusterRows.deviceInfos(of: "u_Alice", on: connection, logger: logger)
+            }) { (step, devices) throws(ProtocolError) in
+                try DeviceRules.revoke("tablet", of: "u_Alice", devices: devices, in: &step)
+            }
+            await #expect(throws: HelloNotAdmitted.self) {
+                try await executor.greeting(of: "u_Alice", resume: 0, admitting: ("tablet", "tablets"))
+            }
+            await #expect(throws: HelloNotAdmitted.self) {
+                try await executor.attach(userID: "u_Alice", deviceID: "tablet", platform: nil, brokerID: "b", now: 4,
+                                          admitting: "tablets")
+            }
+            #expect(try await executor.devices(of: "u_Alice").isEmpty, "the refused hello stored nothing")
+            // The account's token still lets a device of that name in.
+            #expect(try await executor.greeting(of: "u_Alice", resume: 0, admitting: ("tablet", "right")).head == 1)
+        }
+    }
+
     @Test func aResumeGetsWhatWasMissedAndOtherwiseASnapshot() async throws {
         try await TestDatabase.withFresh { url in
             let database = try await TestDatabase.open(url)

@@ -18,26 +18,36 @@ extension ClusterNode {
         let (brokerID, configuration) = (self.brokerID, self.configuration)
         let key = DeviceKey(userID: hello.userID, deviceID: hello.deviceID)
         attaching[key, default: 0] += 1
-        run({ executor -> ClusterGreeting? in
-            guard try await executor.authenticate(userID: hello.userID, token: hello.token, deviceID: hello.deviceID) else { return nil }
-            let previous = try await executor.attach(
-                userID: hello.userID, deviceID: hello.deviceID, platform: hello.platform, brokerID: brokerID,
-                now: WallClock.nowMs(), maxOnline: configuration.maxDevicesPerUser,
-                maxStored: configuration.maxStoredDevices)
+        // The token is checked under the user's lock as the device is stored, then again in the
+        // greeting's snapshot: a revocation committed before the head was read is refused there.
+        run({ executor -> HelloAdmission in
+            let previous: String?
+            do {
+                previous = try await executor.attach(
+                    userID: hello.userID, deviceID: hello.deviceID, platform: hello.platform, brokerID: brokerID,
+                    now: WallClock.nowMs(), maxOnline: configuration.maxDevicesPerUser,
+                    maxStored: configuration.maxStoredDevices, admitting: hello.token)
+            } catch is HelloNotAdmitted {
+                return .refused(attached: false)
+            }
             if let previous {
                 // Best effort: a broker that misses it keeps a connection whose device is gone.
                 try? await executor.notify(ClusterHints.replaced(userID: hello.userID, deviceID: hello.deviceID,
                                                                  on: previous))
             }
-            return try await Self.greeting(for: hello, executor: executor, configuration: configuration)
+            do {
+                return .admitted(try await Self.greeting(for: hello, executor: executor, configuration: configuration))
+            } catch is HelloNotAdmitted {
+                return .refused(attached: true)
+            }
         }, then: { [self] result in
             if attaching[key, default: 1] <= 1 { attaching[key] = nil } else { attaching[key]! -= 1 }
             switch result {
-            case .success(let greeting?):
+            case .success(.admitted(let greeting)):
                 finishHello(hello, greeting: greeting, from: connection)
-            case .success(nil):
-                broker?.onLoop { $0.recordFailedHello(from: connection) }
-                connection.fail(ProtocolError(.unauthenticated, "unknown user or wrong token"), rid: hello.rid)
+            case .success(.refused(let attached)):
+                if attached { forget(device: hello.deviceID, of: hello.userID) }
+                refuse(hello, from: connection)
             case .failure(let error as ProtocolError):
                 connection.fail(error, rid: hello.rid)
             case .failure:
@@ -51,10 +61,24 @@ extension ClusterNode {
         })
     }
 
+    private enum HelloAdmission: Sendable {
+        case admitted(ClusterGreeting)
+        /// The token does not let the device in; `attached`: its presence was written first.
+        case refused(attached: Bool)
+    }
+
+    /// The user's document, head and catch-up, if the hello's token still lets the device in at
+    /// that head (else `HelloNotAdmitted`).
     private static func greeting(for hello: HelloRequest, executor: ClusterExecutor,
                                  configuration: BrokerConfiguration) async throws -> ClusterGreeting {
         try await executor.greeting(of: hello.userID, resume: hello.resume,
-                                    maxOutboundBytes: configuration.maxOutboundBytes)
+                                    maxOutboundBytes: configuration.maxOutboundBytes,
+                                    admitting: (hello.deviceID, hello.token))
+    }
+
+    private func refuse(_ hello: HelloRequest, from connection: ClientConnection) {
+        broker?.onLoop { $0.recordFailedHello(from: connection) }
+        connection.fail(ProtocolError(.unauthenticated, "unknown user or wrong token"), rid: hello.rid)
     }
 
     /// Attaches the device once its catch-up reaches at least what this broker has already sent
@@ -68,6 +92,9 @@ extension ClusterNode {
             run({ try await Self.greeting(for: hello, executor: $0, configuration: configuration) }, then: { [self] result in
                 switch result {
                 case .success(let newer): finishHello(hello, greeting: newer, from: connection)
+                case .failure(is HelloNotAdmitted):
+                    forget(device: hello.deviceID, of: hello.userID)
+                    refuse(hello, from: connection)
                 case .failure(let error):
                     presenceInDoubt()
                     connection.fail(Self.protocolError(error), rid: hello.rid)
