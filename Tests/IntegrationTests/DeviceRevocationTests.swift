@@ -69,6 +69,18 @@ struct DeviceRevocationTests {
         #expect(try RawConnection(port: broker.port).hello(alice.credential, device: "tablet")?.okFields != nil)
     }
 
+    /// A sign-out that was refused (here a malformed `opId`) signs nothing out: the device's
+    /// revocation by another device later is `revoked`, as for any device.
+    @Test func aRefusedSignOutLeavesTheDeviceToBeRevokedAsAnyOther() throws {
+        let (tablet, _) = try signedInTablet()
+        #expect(tablet.request(Op.deviceRevoke, ["device": "tablet", "opId": "not an op id!"])?.errorCode == .badRequest)
+        #expect(alice.request(Op.deviceRevoke, ["device": "tablet"])?.okFields != nil)
+        #expect(tablet.waitForClose())
+        var messages: [ServerMessage] = []
+        while let message = tablet.next(timeout: .zero) { messages.append(message) }
+        #expect(messages.contains { $0.errorCode == .revoked }, "\(messages)")
+    }
+
     @Test func revokingTheCallingDeviceSignsItOut() throws {
         let (tablet, _) = try signedInTablet()
         #expect(tablet.request(Op.deviceRevoke, ["device": "tablet"])?.okFields != nil)

@@ -26,7 +26,7 @@ extension ClientConnection {
         guard !answerSessionRequest(request) else { return nil }
         do throws(ProtocolError) {
             let command = try DeviceCommand(request)
-            if case .deviceRevoke(let device) = command, device == activeDeviceID { beginSigningOut() }
+            if case .deviceRevoke(let device) = command, device == activeDeviceID { beginSigningOut(rid: request.rid) }
             return command
         } catch {
             respond(error: error, rid: request.rid)

@@ -34,10 +34,10 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
     /// Where a `device.revoke` of this very device stands (§12: signing out is `ok`, then close).
     private var signOut = SignOut.none
 
-    private enum SignOut {
+    private enum SignOut: Equatable {
         case none
-        /// The device asked to revoke itself.
-        case asked
+        /// The device asked to revoke itself, in the request `rid`: refused, it is `none` again.
+        case asked(rid: Int64?)
         /// Its revocation reached it: it closes once its answers are out.
         case revoked
     }
@@ -251,6 +251,8 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
 
     /// Fills `ticket` with an error answer; closes after it when §9 says the code closes.
     func complete(_ ticket: ResponseOrder.Ticket, with error: ProtocolError, rid: Int64?) {
+        // A refused sign-out signs nothing out: a later revocation by another device is `revoked`.
+        if signOut == .asked(rid: rid) { signOut = .none }
         complete(ticket, with: Outbound.error(rid: rid, error), result: error.code,
                  closeAfter: error.code.closesConnection)
     }
@@ -270,13 +272,13 @@ final class ClientConnection: TCPConnectionDelegate, @unchecked Sendable {
         write(frame)
     }
 
-    /// The device asked to revoke its own credential: signing out (§12).
-    func beginSigningOut() { signOut = .asked }
+    /// The device asked to revoke its own credential in request `rid`: signing out (§12).
+    func beginSigningOut(rid: Int64?) { signOut = .asked(rid: rid) }
 
     /// The event revoking this device reached it: closed with `revoked`, or, when it signed
     /// itself out, once its answers (the `ok` among them) are out.
     private func revoked() {
-        guard signOut == .asked else { return cut(.revoked, .revokedDevice) }
+        guard case .asked = signOut else { return cut(.revoked, .revokedDevice) }
         signOut = .revoked
         closeIfSignedOut()
     }
