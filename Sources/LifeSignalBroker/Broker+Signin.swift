@@ -68,7 +68,9 @@ extension Broker {
                     return answer(.failure(loaded.failure ?? LinkCodeNotValid(code: signin.code)))
                 }
                 session.onLoop { session in
-                    session.signIn({ (devices, step) throws(ProtocolError) in try rule(link.userID, devices, &step) }) {
+                    session.signIn(code: signin.code, { (devices, step) throws(ProtocolError) in
+                        try rule(link.userID, devices, &step)
+                    }) {
                         answer($0.map { .some($0) })
                     }
                 }

@@ -80,4 +80,22 @@ extension DeviceCredentialTests {
         let unknown = try RawConnection(port: broker.port)
         #expect(unknown.request(Op.signin, ["code": "ZZZZ2222", "device": "laptop"])?.errorCode == .unauthenticated)
     }
+
+    /// Sign-ins with one code sent at once: exactly one gets the device, the rest
+    /// `unauthenticated`, and no store write fails on the way (the embedded session refuses a
+    /// code it spent already rather than let the second commit fail and reload the user).
+    @Test func signInsRacingWithOneCodeLetExactlyOneIn() throws {
+        let (alice, _) = try RawConnection.authenticated(port: broker.port)
+        let code = try #require(alice.request(Op.deviceLink)?.okFields?["code"]?.stringValue)
+        let devices = try (0..<8).map { _ in try RawConnection(port: broker.port) }
+        let rids = devices.enumerated().map { index, device in
+            device.send(Op.signin, ["code": .string(code), "device": .string("tablet-\(index)")])
+        }
+        let answers = zip(devices, rids).map { device, rid in device.response(to: rid) }
+        #expect(answers.filter { $0?.okFields != nil }.count == 1, "\(answers)")
+        #expect(answers.filter { $0?.errorCode == .unauthenticated }.count == 7, "\(answers)")
+        #expect(!broker.loggedText.contains("store write failed"))
+        // Alice's devices are told of the one device linked.
+        #expect(alice.settle().named(EventName.devicesChanged).count == 1)
+    }
 }

@@ -17,12 +17,13 @@ extension UserSession {
 
     /// `signin` for this user, on a session `Broker.withSessions` pinned for it: `rule`
     /// (`DeviceRules.signIn`) spends the code and grants the credential in one commit, which fails
-    /// whole (`LinkCodeNotValid`) if the code is no longer valid. `done` hears the user once the
-    /// store holds it.
-    func signIn(_ rule: ([DeviceInfo], inout Step) throws(ProtocolError) -> User,
+    /// whole (`LinkCodeNotValid`) if the code is no longer valid; a code this session spent
+    /// already is refused before that. `done` hears the user once the store holds it.
+    func signIn(code: String, _ rule: ([DeviceInfo], inout Step) throws(ProtocolError) -> User,
                 done: @escaping @Sendable (Result<User, any Error>) -> Void) {
         defer { unpin() }
         guard !isStale, !isErased else { return done(.failure(ProtocolError(.overloaded, "the user is being reloaded"))) }
+        guard !spentLinkCodes.contains(code) else { return done(.failure(LinkCodeNotValid(code: code))) }
         var mutation = Mutation(now: WallClock.nowMs())
         var step = Step(now: mutation.now, accounts: [account], ids: RandomIDs())
         let user: User
@@ -31,6 +32,7 @@ extension UserSession {
         } catch {
             return done(.failure(error))
         }
+        spentLinkCodes.insert(code)
         carryOut(step, &mutation)
         commit(mutation, committed: { result in done(result.map { user }) })
     }

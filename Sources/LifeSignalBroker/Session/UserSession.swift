@@ -32,6 +32,9 @@ actor UserSession: LoopIsolated {
     let tokenHash: TokenHash?
     /// Each linked device's own credential (§12), by device id.
     var deviceCredentials: [String: DeviceCredential]
+    /// Link codes a `signin` of this session spent (or is spending): a second sign-in with one is
+    /// refused here, not by its commit failing, which would reload the user.
+    var spentLinkCodes: Set<String> = []
     /// Set when a commit failed: memory may be ahead of the store, so the session is reloaded.
     var isStale = false
     /// Set when a step erased the account (`account.delete`): the session takes no request any
