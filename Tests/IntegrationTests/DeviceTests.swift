@@ -33,9 +33,10 @@ struct DeviceTests {
         // A device that said bye is offline, last seen when it left.
         #expect(tablet.request(Op.bye)?.okFields != nil)
         #expect(tablet.waitForClose())
-        Thread.sleep(forTimeInterval: 0.1)
-        listed = devices(phone)
-        #expect(listed["tablet"]?["online"]?.boolValue == false)
+        #expect(eventually {
+            listed = devices(phone)
+            return listed["tablet"]?["online"]?.boolValue == false
+        }, "the broker sees the tablet go")
         #expect(listed["tablet"]?["lastSeenAt"]?.intValue != nil)
 
         #expect(phone.request(Op.deviceUnregister)?.okFields != nil)
