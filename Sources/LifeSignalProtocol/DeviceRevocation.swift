@@ -19,7 +19,7 @@ public enum DeviceRevocation {
     }
 
     /// The framed body starts as `Outbound` writes every event: `{"op":"event","seq":N,"event":"devices.changed"`.
-    /// Compared with memcmp: a generic slice comparison took about 160 ns an event, this about 26
+    /// Compared with memcmp: 2.6× cheaper than a generic slice comparison, about 16 ns an event
     /// (bench/revocation-check.sh; docs/BENCHMARKS.md, "The revocation check").
     private static func isDevicesChanged(_ frame: [UInt8]) -> Bool {
         frame.withUnsafeBufferPointer { bytes in
