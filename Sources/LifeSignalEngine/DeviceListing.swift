@@ -21,3 +21,12 @@ extension DeviceInfo {
         return entries.values.sorted { $0.device < $1.device }
     }
 }
+
+extension DeviceRecord {
+    /// The push token each of `records` holds, by device id: what `DeviceRules.changePushToken`
+    /// and `.removePushToken` read beside the listing. Both executors derive it here.
+    package static func pushTokens(of records: some Sequence<DeviceRecord>) -> [String: String] {
+        Dictionary(records.compactMap { record in record.pushToken.map { (record.key.deviceID, $0) } },
+                   uniquingKeysWith: { first, _ in first })
+    }
+}

@@ -35,9 +35,7 @@ extension ClusterRows {
     {
         let (devices, online) = try await self.devices(of: userID, on: connection, logger: logger)
         let credentials = try await deviceCredentials(of: userID, on: connection, logger: logger)
-        let pushTokens = Dictionary(devices.compactMap { device in device.pushToken.map { (device.key.deviceID, $0) } },
-                                    uniquingKeysWith: { first, _ in first })
-        return (DeviceInfo.listing(devices, credentials: credentials, online: online), pushTokens)
+        return (DeviceInfo.listing(devices, credentials: credentials, online: online), DeviceRecord.pushTokens(of: devices))
     }
 
     package static func deviceCredentials(of userID: String, on connection: PostgresConnection, logger: Logger)

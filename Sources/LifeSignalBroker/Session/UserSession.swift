@@ -127,8 +127,5 @@ actor UserSession: LoopIsolated {
     }
 
     /// The push token each device holds, by device id.
-    var pushTokens: [String: String] {
-        Dictionary(devices.compactMap { record in record.pushToken.map { (record.key.deviceID, $0) } },
-                   uniquingKeysWith: { first, _ in first })
-    }
+    var pushTokens: [String: String] { DeviceRecord.pushTokens(of: devices) }
 }
