@@ -27,6 +27,9 @@ struct DeviceTests {
         var listed = devices(phone)
         #expect(listed["phone"]?["hasToken"]?.boolValue == true)
         #expect(listed["phone"]?["platform"]?.stringValue == "ios")
+        // A new token that names no platform keeps the device's.
+        #expect(phone.request(Op.deviceRegister, ["token": "fcm-phone-2"])?.okFields != nil)
+        #expect(devices(phone)["phone"]?["platform"]?.stringValue == "ios")
         #expect(listed["tablet"]?["hasToken"]?.boolValue == false)
         #expect(listed["tablet"]?["online"]?.boolValue == true)
 

@@ -97,6 +97,22 @@ import Testing
         #expect(data == Event.devicesChanged(Self.devices, revoked: nil).data)
     }
 
+    /// A register that names no platform keeps the device's; one that names it replaces it.
+    @Test func aRegisterKeepsThePlatformUnlessItNamesOne() throws {
+        var devices = Self.devices
+        devices[0].platform = "ios"
+        for (named, expected) in [(nil, "ios"), ("android", "android")] as [(String?, String)] {
+            var step = RuleFixtures.aliceWatchesBob()
+            _ = try DeviceRules.changePushToken(.register(token: "fcm-new", platform: named), of: "phone", of: "u_Alice",
+                                                devices: devices, pushTokens: Self.pushTokens, in: &step)
+            guard let (change, data) = Self.toldChange(step) else { return }
+            #expect(change == .movePushToken(token: "fcm-new", userID: "u_Alice", deviceID: "phone", platform: named))
+            var phone = devices[0]
+            phone.platform = expected
+            #expect(data == Event.devicesChanged([phone, devices[1]], revoked: nil).data)
+        }
+    }
+
     @Test func anUnregisteredTokenIsClearedAndTold() throws {
         let step = try Self.changePushToken(.unregister, of: "phone")
         guard let (change, data) = Self.toldChange(step) else { return }
